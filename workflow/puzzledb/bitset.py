@@ -1,0 +1,130 @@
+"""Dense bitsets over a rank space (one bit per state) and the compiled BFS step on them.
+
+A layer lives in memory as a bitset of ceil(size/64) uint64 words, so a search needs three
+bits per state (seen, current, next) whatever the layer widths are.  Threads set bits of
+the next layer with an atomic OR, so the layer is complete and duplicate-free without locks.
+"""
+
+import numpy as np
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+WORD_BITS = 64
+# Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of work,
+# and (times 64) the most ranks one extraction buffer holds.
+BLOCK_WORDS = 1 << 14
+
+
+def words_for(size):
+    return (int(size) + WORD_BITS - 1) // WORD_BITS
+
+
+def new_bitset(size):
+    return np.zeros(words_for(size), dtype=np.uint64)
+
+
+@intrinsic
+def _atomic_or(typingctx, array, index, value):
+    sig = types.uint64(array, types.intp, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        ary_t = signature.args[0]
+        ary = context.make_array(ary_t)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]])
+        return builder.atomic_rmw("or", ptr, args[2], "monotonic")
+
+    return sig, codegen
+
+
+@intrinsic
+def _popcount(typingctx, value):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, value):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@njit(parallel=True, nogil=True)
+def expand(current, seen, following, level, neighbours, max_moves, work_size, check_seen):
+    """Set in `following` every neighbour of a state in `current` that `seen` lacks.
+
+    With check_seen False (graded puzzles) every neighbour is new by construction."""
+    words = current.size
+    blocks = (words + BLOCK_WORDS - 1) // BLOCK_WORDS
+    for b in prange(blocks):
+        out = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        stop = min(words, (b + 1) * BLOCK_WORDS)
+        for w in range(b * BLOCK_WORDS, stop):
+            bits = current[w]
+            while bits:
+                r = w * 64 + np.int64(_lowest_bit(bits))
+                bits &= bits - np.uint64(1)
+                k = neighbours(r, level, out, work)
+                for j in range(k):
+                    n = out[j]
+                    nw = n >> 6
+                    mask = np.uint64(1) << np.uint64(n & 63)
+                    if check_seen and seen[nw] & mask:
+                        continue
+                    if following[nw] & mask:
+                        continue
+                    _atomic_or(following, nw, mask)
+
+
+@njit(parallel=True, nogil=True)
+def count(bitset):
+    total = 0
+    for w in prange(bitset.size):
+        total += _popcount(bitset[w])
+    return total
+
+
+@njit(nogil=True)
+def extract(bitset, start_word, stop_word, out):
+    """Write the ranks of the set bits in words [start, stop) to out, ascending; their number."""
+    k = 0
+    for w in range(start_word, stop_word):
+        bits = bitset[w]
+        while bits:
+            out[k] = w * 64 + _lowest_bit(bits)
+            bits &= bits - np.uint64(1)
+            k += 1
+    return k
+
+
+@njit(parallel=True, nogil=True)
+def set_ranks(bitset, ranks):
+    for i in prange(ranks.size):
+        r = ranks[i]
+        _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
+
+
+@njit(parallel=True, nogil=True)
+def merge(target, source):
+    """target |= source."""
+    for w in prange(target.size):
+        target[w] |= source[w]
+
+
+def iter_ranks(bitset, block_words=BLOCK_WORDS):
+    """The ranks of the set bits, ascending, in arrays of at most 64*block_words."""
+    buffer = np.empty(block_words * WORD_BITS, dtype=np.uint64)
+    for start in range(0, bitset.size, block_words):
+        stop = min(bitset.size, start + block_words)
+        k = extract(bitset, start, stop, buffer)
+        if k:
+            yield buffer[:k]

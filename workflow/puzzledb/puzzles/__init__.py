@@ -1,0 +1,37 @@
+"""The registry of puzzles by name: the one place to add a puzzle.
+
+Each entry builds a Puzzle (see puzzledb.puzzle); the engine, the store and the queries
+look puzzles up here and nowhere else.
+"""
+
+from ..puzzle import PuzzleError
+from .sliding import SlidingPuzzle
+
+_FACTORIES = {
+    "fifteen-6colour": lambda: SlidingPuzzle(
+        "fifteen-6colour", 4, 4, "1234 6666 6666 5660",
+        "4x4 sliding puzzle: five distinct pieces, ten identical ones, one blank (seed 000)",
+    ),
+    "fifteen-3colour": lambda: SlidingPuzzle(
+        "fifteen-3colour", 4, 4, "1122 1122 1332 3330",
+        "4x4 sliding puzzle: five pieces each of three colours, one blank (seed 000)",
+    ),
+    "eight": lambda: SlidingPuzzle(
+        "eight", 3, 3, "123 456 780", "the 8-puzzle, 3x3 sliding tiles (seed 004)",
+    ),
+}
+
+_cache = {}
+
+
+def names():
+    return sorted(_FACTORIES)
+
+
+def get(name):
+    """The puzzle called name; PuzzleError naming the known ones if there is none."""
+    if name not in _FACTORIES:
+        raise PuzzleError(f"unknown puzzle {name!r}; known: {', '.join(names())}")
+    if name not in _cache:
+        _cache[name] = _FACTORIES[name]()
+    return _cache[name]

@@ -85,7 +85,7 @@ def expand(current, seen, following, level, neighbours, max_moves, work_size, ch
                     _atomic_or(following, nw, mask)
 
 
-@njit(parallel=True, nogil=True)
+@njit(parallel=True, nogil=True, cache=True)
 def count(bitset):
     total = 0
     for w in prange(bitset.size):
@@ -93,7 +93,7 @@ def count(bitset):
     return total
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def extract(bitset, start_word, stop_word, out):
     """Write the ranks of the set bits in words [start, stop) to out, ascending; their number."""
     k = 0
@@ -106,14 +106,14 @@ def extract(bitset, start_word, stop_word, out):
     return k
 
 
-@njit(parallel=True, nogil=True)
+@njit(parallel=True, nogil=True, cache=True)
 def set_ranks(bitset, ranks):
     for i in prange(ranks.size):
         r = ranks[i]
         _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
 
 
-@njit(parallel=True, nogil=True)
+@njit(parallel=True, nogil=True, cache=True)
 def merge(target, source):
     """target |= source."""
     for w in prange(target.size):
@@ -128,3 +128,13 @@ def iter_ranks(bitset, block_words=BLOCK_WORDS):
         k = extract(bitset, start, stop, buffer)
         if k:
             yield buffer[:k]
+
+
+def warm_up():
+    """Load or compile the kernels above and start numba's thread pool, so that the first
+    layer is not charged with it."""
+    a = new_bitset(128)
+    set_ranks(a, np.array([1], dtype=np.uint64))
+    merge(a, a)
+    count(a)
+    list(iter_ranks(a, 1))

@@ -5,6 +5,7 @@ space (seen, current layer, next layer) plus one extraction buffer, fixed before
 starts.  Every finished layer is written at once; a rerun resumes after the last good one.
 """
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ class BuildReport:
     total: int
     resumed_from: int  # deepest layer found on disk and kept, -1 if none
     seconds: float  # BFS time: expanding, extracting and writing layers
+    compile_seconds: float  # numba compilation of the kernels, before the search
     memory_bytes: int
 
 
@@ -50,7 +52,9 @@ def memory_needed(puzzle):
 
 
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print):
-    """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport."""
+    """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
+
+    progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer."""
     need = memory_needed(puzzle)
     log(f"{puzzle.name}: {puzzle.size:,} ranks, search needs {need / 2**20:,.1f} MiB")
     if memory_mb is not None and need > memory_mb * 2**20:
@@ -64,6 +68,18 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     infos = store.good_layers()
     resumed_from = len(infos) - 1
     neighbours = puzzle.kernel()
+    max_moves = max(puzzle.max_moves, 1)
+    work_size = max(puzzle.work_length(), 1)
+
+    def step(current, seen, following, depth):
+        bitset.expand(current, seen if seen is not None else current, following,
+                      np.int64(depth), neighbours, max_moves, work_size, seen is not None)
+
+    compiling = time.perf_counter()
+    bitset.warm_up()
+    empty = bitset.new_bitset(1)
+    step(empty, None if puzzle.graded else empty, empty, 0)  # compiles, expands nothing
+    compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
 
     if infos:
@@ -77,10 +93,11 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
         seen = current.copy() if not puzzle.graded else None
     depth = infos[-1].depth
     following = None
+    done = sum(i.count for i in infos)
     bar = tqdm(
-        total=puzzle.size if not puzzle.graded else None, initial=sum(i.count for i in infos),
-        unit=" states", unit_scale=True, disable=not progress, desc=puzzle.name,
-        dynamic_ncols=True,
+        total=puzzle.size if not puzzle.graded else None, initial=done,
+        unit=" states", unit_scale=True, disable=not (progress and sys.stderr.isatty()),
+        desc=puzzle.name, dynamic_ncols=True,
     )
     try:
         while True:
@@ -91,18 +108,19 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
                 following = bitset.new_bitset(size)
             else:
                 following[:] = 0
-            bitset.expand(
-                current, seen if seen is not None else current, following,
-                np.int64(depth), neighbours, max(puzzle.max_moves, 1), max(puzzle.work_length(), 1),
-                seen is not None,
-            )
+            step(current, seen, following, depth)
             count = int(bitset.count(following))
             if count == 0:
                 break
             depth += 1
             infos.append(store.write_layer(depth, bitset.iter_ranks(following), count))
+            done += count
             bar.update(count)
             bar.set_postfix(depth=depth, layer=f"{count:,}")
+            if progress and bar.disable:
+                elapsed = time.perf_counter() - started
+                log(f"{puzzle.name}: depth {depth}: {count:,} states, {done:,} in all, "
+                    f"{elapsed:.2f} s")
             if seen is not None:
                 bitset.merge(seen, following)
             current, following = following, current
@@ -112,9 +130,10 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     manifest = store.write_manifest(infos, bfs_seconds=round(seconds, 3))
     log(
         f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
-        f"(max depth {depth}), {seconds:.2f} s"
+        f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling"
     )
-    return BuildReport(puzzle.name, depth, manifest["total"], resumed_from, seconds, need)
+    return BuildReport(puzzle.name, depth, manifest["total"], resumed_from, seconds,
+                       compile_seconds, need)
 
 
 def _reload(store, puzzle, last):

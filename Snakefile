@@ -1,0 +1,15 @@
+# puzzledb: depth databases of puzzles, built by BFS layer by layer, then mined.
+# Data flow: config.yaml -> rule bfs (layers + manifest) -> summary, antipodes, plot -> report.
+
+configfile: "config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/bfs.smk"
+include: "workflow/rules/analysis.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_outputs(),

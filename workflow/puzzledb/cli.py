@@ -1,0 +1,120 @@
+"""The `puzzledb` command: build databases and query them.
+
+    puzzledb list                       the puzzles this version knows
+    puzzledb info <puzzle>              size, memory need, and the stored database if any
+    puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
+    puzzledb distance <puzzle> <board>  exact distance to the goal
+    puzzledb solve <puzzle> <board>     an optimal solution, one board per line
+    puzzledb count <puzzle> <board>     the number of optimal solutions
+    puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
+    puzzledb decode <puzzle> <rank>...  ranks to boards
+
+Errors are one line on stderr and exit status 2.
+"""
+
+import argparse
+import sys
+
+from . import puzzles
+from .database import DepthDatabase, layer_directory
+from .engine import build, memory_needed
+from .puzzle import PuzzleError
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query."
+    )
+    parser.add_argument(
+        "--results", default="results", metavar="DIR",
+        help="directory holding <puzzle>/layers (default: results)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("list", help="the puzzles this version knows")
+    p = sub.add_parser("info", help="size, memory need and stored database of a puzzle")
+    p.add_argument("puzzle")
+    p = sub.add_parser("build", help="build or resume a puzzle's layers")
+    p.add_argument("puzzle")
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--memory-mb", type=int, default=None)
+    for name, text in (
+        ("distance", "exact distance of a board to the goal"),
+        ("solve", "an optimal solution, one board per line"),
+        ("count", "the number of distinct optimal solutions"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("puzzle")
+        p.add_argument("board", nargs="+", help="board string (spaces between rows allowed)")
+    p = sub.add_parser("sample", help="positions at a depth")
+    p.add_argument("puzzle")
+    p.add_argument("depth", type=int)
+    p.add_argument("--count", type=int, default=None, help="draw this many at random")
+    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("decode", help="ranks to boards")
+    p.add_argument("puzzle")
+    p.add_argument("ranks", nargs="+", type=int)
+    p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+    return parser
+
+
+def _board(args):
+    return " ".join(args.board)
+
+
+def run(args, out=sys.stdout):
+    if args.command == "list":
+        for name in puzzles.names():
+            puzzle = puzzles.get(name)
+            print(f"{name:24s} {puzzle.description}", file=out)
+        return
+    puzzle = puzzles.get(args.puzzle)
+    if args.command == "info":
+        print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
+        print(f"rank space    {puzzle.size:,}", file=out)
+        print(f"search memory {memory_needed(puzzle) / 2**20:,.1f} MiB", file=out)
+        try:
+            with DepthDatabase.open(puzzle.name, args.results) as db:
+                print(f"database      {db.total:,} states, max depth {db.max_depth}, "
+                      f"in {db.store.directory}", file=out)
+        except PuzzleError as err:
+            print(f"database      none ({err})", file=out)
+        return
+    if args.command == "build":
+        report = build(puzzle, layer_directory(args.results, puzzle.name), threads=args.threads,
+                       memory_mb=args.memory_mb, progress=True,
+                       log=lambda m: print(m, file=sys.stderr))
+        print(f"{report.total:,} states, max depth {report.max_depth}", file=out)
+        return
+    if args.command == "decode":
+        for rank in args.ranks:
+            print(puzzle.decode(rank, args.level), file=out)
+        return
+    with DepthDatabase.open(puzzle.name, args.results) as db:
+        if args.command == "distance":
+            print(db.distance(_board(args)), file=out)
+        elif args.command == "solve":
+            for board in db.solve(_board(args)):
+                print(board, file=out)
+        elif args.command == "count":
+            print(db.count_solutions(_board(args)), file=out)
+        elif args.command == "sample":
+            level = args.depth if puzzle.graded else 0
+            for rank in db.positions_at(args.depth, args.count, args.seed):
+                print(puzzle.decode(rank, level), file=out)
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    try:
+        run(args)
+    except PuzzleError as err:
+        print(f"puzzledb: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+# Analyses of finished databases: each reads the layers through the store.
+
+
+rule summary:
+    input:
+        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+    output:
+        f"{RESULTS}/{{puzzle}}/summary.csv",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/summary.log",
+    script:
+        "../../scripts/summarize.py"
+
+
+rule antipodes:
+    input:
+        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+    output:
+        f"{RESULTS}/{{puzzle}}/antipodes.txt",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/antipodes.log",
+    script:
+        "../../scripts/antipodes.py"
+
+
+rule plot:
+    input:
+        summary=f"{RESULTS}/{{puzzle}}/summary.csv",
+    output:
+        f"{RESULTS}/{{puzzle}}/depth_distribution.png",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/plot.log",
+    script:
+        "../../scripts/plot.py"
+
+
+rule report:
+    input:
+        summaries=expand(f"{RESULTS}/{{puzzle}}/summary.csv", puzzle=config["puzzles"]),
+        antipodes=expand(f"{RESULTS}/{{puzzle}}/antipodes.txt", puzzle=config["puzzles"]),
+        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
+    output:
+        f"{RESULTS}/report.html",
+    log:
+        f"{RESULTS}/logs/report.log",
+    params:
+        puzzles=config["puzzles"],
+    script:
+        "../../scripts/report.py"

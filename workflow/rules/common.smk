@@ -1,0 +1,37 @@
+# Config validation and the list of final outputs.
+
+import sys
+
+from snakemake.utils import validate
+
+from puzzledb.config import check_config
+
+validate(config, schema="../schemas/config.schema.yaml")
+check_config(config)
+
+RESULTS = config["results"]
+
+
+wildcard_constraints:
+    puzzle=r"[a-z0-9][a-z0-9-]*",
+
+
+def layers_manifest(puzzle):
+    return f"{RESULTS}/{puzzle}/layers/manifest.json"
+
+
+def all_outputs():
+    outputs = [f"{RESULTS}/report.html"]
+    for puzzle in config["puzzles"]:
+        outputs += [
+            f"{RESULTS}/{puzzle}/summary.csv",
+            f"{RESULTS}/{puzzle}/antipodes.txt",
+            f"{RESULTS}/{puzzle}/depth_distribution.png",
+        ]
+    return outputs
+
+
+def search_mem_mb(wildcards):
+    from puzzledb.config import search_mem_mb
+
+    return search_mem_mb(wildcards.puzzle)

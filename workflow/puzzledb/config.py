@@ -1,24 +1,49 @@
-"""Checks of the workflow configuration that the JSON schema cannot make, and the memory a
-rule should ask the scheduler for."""
+"""The workflow configuration: validated against workflow/schemas/config.schema.yaml (which
+also gives the defaults), plus the checks a schema cannot make; errors are one line."""
+
+from pathlib import Path
+
+import jsonschema
+import yaml
 
 from . import puzzles
 from .engine import memory_needed
 from .puzzle import PuzzleError
 
+SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
+
 # What a search process holds besides its bitsets: the interpreter, numba, h5py.
 PROCESS_OVERHEAD_MB = 400
 
 
-def check_config(config):
-    """PuzzleError naming the first unknown puzzle or a search that exceeds the budget."""
+class ConfigError(PuzzleError):
+    pass
+
+
+def check_config(config, schema_path=SCHEMA):
+    """Validate `config` in place (filling defaults); ConfigError naming the first problem."""
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(config)
+    )
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path)
+        raise ConfigError(f"config{': ' + where if where else ''}: {error.message}")
+    for key, spec in schema["properties"].items():
+        if "default" in spec:
+            config.setdefault(key, spec["default"])
     for name in config["puzzles"]:
-        puzzle = puzzles.get(name)
+        try:
+            puzzle = puzzles.get(name)
+        except PuzzleError as err:
+            raise ConfigError(f"config: puzzles: {err}") from None
         need = memory_needed(puzzle) / 2**20
         if need > config["memory_mb"]:
-            raise PuzzleError(
+            raise ConfigError(
                 f"config: {name} needs {need:,.0f} MiB for its search, "
                 f"more than memory_mb: {config['memory_mb']}"
             )
+    return config
 
 
 def search_mem_mb(name):

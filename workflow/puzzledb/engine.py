@@ -56,12 +56,12 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
 
     progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer."""
     need = memory_needed(puzzle)
-    log(f"{puzzle.name}: {puzzle.size:,} ranks, search needs {need / 2**20:,.1f} MiB")
     if memory_mb is not None and need > memory_mb * 2**20:
         raise MemoryBudgetError(
             f"{puzzle.name}: the search needs {need / 2**20:,.0f} MiB, "
             f"more than the memory budget of {memory_mb:,} MiB"
         )
+    log(f"{puzzle.name}: {puzzle.size:,} ranks, search needs {need / 2**20:,.1f} MiB")
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     store = LayerStore(directory, puzzle)

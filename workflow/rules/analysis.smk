@@ -8,6 +8,8 @@ rule summary:
         f"{RESULTS}/{{puzzle}}/summary.csv",
     log:
         f"{RESULTS}/{{puzzle}}/logs/summary.log",
+    conda:
+        "../envs/puzzledb.yaml"
     script:
         "../../scripts/summarize.py"
 
@@ -19,6 +21,8 @@ rule antipodes:
         f"{RESULTS}/{{puzzle}}/antipodes.txt",
     log:
         f"{RESULTS}/{{puzzle}}/logs/antipodes.log",
+    conda:
+        "../envs/puzzledb.yaml"
     script:
         "../../scripts/antipodes.py"
 
@@ -30,6 +34,8 @@ rule plot:
         f"{RESULTS}/{{puzzle}}/depth_distribution.png",
     log:
         f"{RESULTS}/{{puzzle}}/logs/plot.log",
+    conda:
+        "../envs/puzzledb.yaml"
     script:
         "../../scripts/plot.py"
 
@@ -45,5 +51,7 @@ rule report:
         f"{RESULTS}/logs/report.log",
     params:
         puzzles=config["puzzles"],
+    conda:
+        "../envs/puzzledb.yaml"
     script:
         "../../scripts/report.py"

@@ -15,5 +15,7 @@ rule bfs:
     threads: config["threads"]
     resources:
         mem_mb=search_mem_mb,
+    conda:
+        "../envs/puzzledb.yaml"
     script:
         "../../scripts/build_layers.py"

@@ -2,12 +2,12 @@
 
 import sys
 
-from snakemake.utils import validate
+from puzzledb.config import ConfigError, check_config
 
-from puzzledb.config import check_config
-
-validate(config, schema="../schemas/config.schema.yaml")
-check_config(config)
+try:
+    check_config(config)
+except ConfigError as err:
+    sys.exit(f"puzzledb: {err}")
 
 RESULTS = config["results"]
 

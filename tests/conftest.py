@@ -1,0 +1,41 @@
+"""Shared fixtures: the default pipeline run once per test session, into a temporary
+results directory, exactly as a user runs it (snakemake on the repository's Snakefile)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_snakemake(workdir, config, *targets, cores=2, check=True):
+    """Run the repository's workflow in `workdir` with `config` (a dict) as its config.yaml."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config))
+    cmd = [sys.executable, "-m", "snakemake", *targets, "--snakefile", str(ROOT / "Snakefile"),
+           "--directory", str(workdir), "--cores", str(cores), "--quiet"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+@pytest.fixture(scope="session")
+def results(tmp_path_factory):
+    """The results directory of `snakemake --cores 2` on the default config."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    workdir = tmp_path_factory.mktemp("pipeline")
+    config["results"] = str(workdir / "results")
+    run_snakemake(workdir, config)
+    return Path(config["results"])
+
+
+def puzzledb_cli(*args):
+    """Run the installed `puzzledb` entry point as a user would; CompletedProcess."""
+    return subprocess.run([sys.executable, "-m", "puzzledb.cli", *args],
+                          capture_output=True, text=True, env={**os.environ})

@@ -1,0 +1,90 @@
+"""Bad input gets one line on stderr, a non-zero exit, and nothing half-written."""
+
+import shutil
+
+import pytest
+
+from puzzledb import engine, puzzles
+from puzzledb.store import LayerStore
+
+from conftest import puzzledb_cli, run_snakemake
+
+
+def assert_one_line_error(result, *fragments):
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_unknown_puzzle_is_one_line_error():
+    assert_one_line_error(puzzledb_cli("distance", "sixteen", "123"), "unknown puzzle 'sixteen'")
+
+
+def test_board_of_wrong_length_is_one_line_error():
+    assert_one_line_error(puzzledb_cli("distance", "eight", "1234 5678"), "has 8 cells, expected 9")
+
+
+def test_board_with_wrong_piece_counts_is_one_line_error():
+    assert_one_line_error(
+        puzzledb_cli("distance", "fifteen-3colour", "1112 1122 1332 3330"),
+        "has 6 of piece '1', expected 5",
+    )
+
+
+def test_board_of_another_puzzle_is_one_line_error():
+    assert_one_line_error(
+        puzzledb_cli("distance", "fifteen-3colour", "1234 6666 6666 5660"), "not in '0123'"
+    )
+
+
+def test_query_without_a_database_is_one_line_error(tmp_path):
+    assert_one_line_error(
+        puzzledb_cli("--results", str(tmp_path), "distance", "eight", "123 456 780"),
+        "no complete database of eight",
+    )
+
+
+@pytest.fixture
+def eight_copy(results, tmp_path):
+    shutil.copytree(results / "eight", tmp_path / "eight")
+    return tmp_path
+
+
+def test_truncated_layer_file_is_one_line_error(eight_copy):
+    layer = eight_copy / "eight" / "layers" / "depth_010.h5"
+    layer.write_bytes(layer.read_bytes()[:1000])
+    assert_one_line_error(
+        puzzledb_cli("--results", str(eight_copy), "distance", "eight", "867 254 301"),
+        "corrupt layer file", "depth_010.h5",
+    )
+
+
+def test_truncated_layer_is_rebuilt_and_the_layers_before_it_are_kept(eight_copy):
+    directory = eight_copy / "eight" / "layers"
+    (directory / "manifest.json").unlink()
+    layer = directory / "depth_010.h5"
+    layer.write_bytes(layer.read_bytes()[:1000])
+    before = {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
+    report = engine.build(puzzles.get("eight"), directory, progress=False, log=lambda m: None)
+    assert (report.resumed_from, report.total, report.max_depth) == (9, 181_440, 31)
+    assert before == {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
+    assert len(LayerStore(directory, puzzles.get("eight")).good_layers()) == 32
+
+
+def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
+    result = puzzledb_cli("--results", str(tmp_path), "build", "fifteen-3colour",
+                          "--memory-mb", "5")
+    assert_one_line_error(result, "needs 12 MiB", "memory budget of 5 MiB")
+    assert not (tmp_path / "fifteen-3colour" / "layers").exists()
+
+
+@pytest.mark.parametrize("config, fragment", [
+    ({"puzzles": ["eight"], "threadz": 2}, "'threadz' was unexpected"),
+    ({"puzzles": ["eigth"]}, "unknown puzzle 'eigth'"),
+    ({"puzzles": ["eight"], "memory_mb": "lots"}, "memory_mb: 'lots' is not of type 'integer'"),
+])
+def test_invalid_config_is_one_line_error(tmp_path, config, fragment):
+    result = run_snakemake(tmp_path, config, check=False)
+    assert_one_line_error(result, fragment)

@@ -1,0 +1,137 @@
+"""The default `snakemake` run, checked against the seeds' published figures."""
+
+import csv
+
+import h5py
+import numpy as np
+import pytest
+
+from puzzledb import analysis, puzzles
+from puzzledb.database import DepthDatabase
+
+from seed_figures import (
+    EIGHT_HARD,
+    EIGHT_HARD_DISTANCE,
+    EIGHT_HARD_SOLUTIONS,
+    EIGHT_STATES,
+    FIFTEEN_3COLOUR_DEEPEST,
+    FIFTEEN_3COLOUR_LAYERS,
+    FIFTEEN_6COLOUR_DEEPEST,
+    FIFTEEN_6COLOUR_LAYERS,
+)
+from conftest import puzzledb_cli
+
+
+def summary_counts(results, name):
+    with open(results / name / "summary.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["depth"]) for r in rows] == list(range(len(rows)))
+    assert int(rows[-1]["cumulative"]) == sum(int(r["count"]) for r in rows)
+    return [int(r["count"]) for r in rows]
+
+
+def test_fifteen_6colour_has_5765760_states_in_the_seeds_layer_counts(results):
+    counts = summary_counts(results, "fifteen-6colour")
+    assert sum(counts) == 5_765_760
+    assert counts == FIFTEEN_6COLOUR_LAYERS
+
+
+def test_fifteen_6colour_deepest_layer_is_58_with_one_position(results):
+    assert len(summary_counts(results, "fifteen-6colour")) - 1 == 58
+    boards = (results / "fifteen-6colour" / "antipodes.txt").read_text().splitlines()
+    assert boards == FIFTEEN_6COLOUR_DEEPEST
+
+
+def test_fifteen_3colour_has_12108096_states_in_the_seeds_layer_counts(results):
+    counts = summary_counts(results, "fifteen-3colour")
+    assert sum(counts) == 16 * 3003 * 252 == 12_108_096
+    assert counts == FIFTEEN_3COLOUR_LAYERS
+
+
+def test_fifteen_3colour_deepest_layer_is_57_with_two_positions(results):
+    assert len(summary_counts(results, "fifteen-3colour")) - 1 == 57
+    boards = (results / "fifteen-3colour" / "antipodes.txt").read_text().splitlines()
+    assert sorted(boards) == sorted(FIFTEEN_3COLOUR_DEEPEST)
+
+
+def test_eight_has_181440_states(results):
+    assert sum(summary_counts(results, "eight")) == EIGHT_STATES
+
+
+def test_eight_867_254_301_is_31_moves_away_with_40_optimal_solutions(results):
+    with DepthDatabase.open("eight", results) as db:
+        assert db.distance(EIGHT_HARD) == EIGHT_HARD_DISTANCE
+        assert db.count_solutions(EIGHT_HARD) == EIGHT_HARD_SOLUTIONS
+
+
+def _is_slide(a, b, width):
+    """Independent move checker: b is a with the blank swapped with an orthogonal neighbour."""
+    a, b = a.replace(" ", ""), b.replace(" ", "")
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diff) != 2:
+        return False
+    i, j = diff
+    if a[i] != b[j] or a[j] != b[i] or "0" not in (a[i], a[j]):
+        return False
+    return abs(i // width - j // width) + abs(i % width - j % width) == 1
+
+
+def test_solve_prints_a_valid_31_move_solution_of_867_254_301(results):
+    out = puzzledb_cli("--results", str(results), "solve", "eight", EIGHT_HARD)
+    assert out.returncode == 0, out.stderr
+    boards = out.stdout.splitlines()
+    assert boards[0] == EIGHT_HARD and boards[-1] == "123 456 780"
+    assert len(boards) == 32
+    assert all(_is_slide(a, b, 3) for a, b in zip(boards, boards[1:]))
+
+
+def test_cli_distance_and_count_answer_from_the_layers(results):
+    out = puzzledb_cli("--results", str(results), "distance", "fifteen-6colour",
+                       "0665 6666 6666 4231")
+    assert (out.returncode, out.stdout) == (0, "58\n")
+    out = puzzledb_cli("--results", str(results), "count", "eight", "867254301")
+    assert (out.returncode, out.stdout) == (0, "40\n")
+
+
+def test_a_fifteen_3colour_solution_descends_one_layer_per_move(results):
+    with DepthDatabase.open("fifteen-3colour", results) as db:
+        boards = db.solve(FIFTEEN_3COLOUR_DEEPEST[0])
+        assert len(boards) == 58
+        assert all(_is_slide(a, b, 4) for a, b in zip(boards, boards[1:]))
+        assert [db.distance(b) for b in boards] == list(range(57, -1, -1))
+
+
+@pytest.mark.parametrize("name", ["fifteen-6colour", "fifteen-3colour", "eight"])
+def test_layer_files_hold_sorted_uint64_ranks_and_the_contract_attributes(results, name):
+    layers = sorted((results / name / "layers").glob("depth_*.h5"))
+    assert [p.name for p in layers] == [f"depth_{d:03d}.h5" for d in range(len(layers))]
+    for depth in (0, len(layers) // 2, len(layers) - 1):
+        with h5py.File(layers[depth]) as f:
+            ranks = f["ranks"][:]
+            assert ranks.dtype == np.uint64
+            assert np.all(ranks[1:] > ranks[:-1])
+            assert (f.attrs["puzzle"], f.attrs["depth"], f.attrs["count"]) == (
+                name, depth, ranks.size)
+
+
+def test_sample_draws_positions_at_the_requested_depth(results):
+    with DepthDatabase.open("eight", results) as db:
+        ranks = db.positions_at(20, count=5, seed=3)
+        boards = [puzzles.get("eight").decode(r) for r in ranks]
+        assert len(set(boards)) == 5
+        assert all(db.distance(b) == 20 for b in boards)
+
+
+def test_plots_and_report_are_written(results):
+    for name in ("fifteen-6colour", "fifteen-3colour", "eight"):
+        png = (results / name / "depth_distribution.png").read_bytes()
+        assert png.startswith(b"\x89PNG")
+    report = (results / "report.html").read_text()
+    assert "0665 6666 6666 4231" in report and "12,108,096" in report
+
+
+def test_summary_is_computed_from_the_layer_files(results):
+    with DepthDatabase.open("eight", results) as db:
+        rows = db.summary()
+    assert rows[-1] == (31, 2, 181_440)
+    assert analysis.read_summary(results / "eight" / "summary.csv") == rows

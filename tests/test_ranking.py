@@ -1,0 +1,71 @@
+import numpy as np
+import pytest
+
+from puzzledb import puzzles
+from puzzledb.puzzle import BoardError
+from puzzledb.ranking import multiset_rank_reference, permutation_rank_reference
+
+from seed_figures import FIFTEEN_3COLOUR_SEED_RANKS
+
+
+def test_fifteen_3colour_ranks_boards_with_the_seeds_numbering():
+    puzzle = puzzles.get("fifteen-3colour")
+    for board, rank in FIFTEEN_3COLOUR_SEED_RANKS.items():
+        assert puzzle.board_rank(board) == rank
+        assert puzzle.decode(rank) == board
+
+
+@pytest.mark.parametrize("name", ["fifteen-6colour", "fifteen-3colour"])
+def test_multiset_rank_kernel_agrees_with_the_reference_and_inverts_unrank(name):
+    puzzle = puzzles.get(name)
+    rng = np.random.default_rng(1)
+    for rank in rng.integers(0, puzzle.size, 300):
+        board = puzzle.unrank(int(rank))
+        assert puzzle.rank(board) == rank
+        assert multiset_rank_reference(list(board), list(puzzle.counts)) == rank
+
+
+def test_eight_rank_is_a_bijection_onto_0_to_181439():
+    puzzle = puzzles.get("eight")
+    seen = set()
+    for rank in range(0, puzzle.size, 7):
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        assert permutation_rank_reference(list(board)) == rank
+        seen.add(puzzle.format(board))
+    assert len(seen) == len(range(0, puzzle.size, 7))
+
+
+def _slides(puzzle, board):
+    """Plain-Python sliding moves: the independent reference for the compiled kernel."""
+    w, h = puzzle.width, puzzle.height
+    s = list(board).index(0)
+    out = []
+    for n in range(w * h):
+        if abs(n // w - s // w) + abs(n % w - s % w) == 1:
+            b = list(board)
+            b[s], b[n] = b[n], b[s]
+            out.append(b)
+    return out
+
+
+@pytest.mark.parametrize("name", ["fifteen-6colour", "fifteen-3colour", "eight"])
+def test_neighbours_kernel_agrees_with_plain_python_slides(name):
+    puzzle = puzzles.get(name)
+    rng = np.random.default_rng(2)
+    for rank in rng.integers(0, puzzle.size, 200):
+        board = puzzle.unrank(int(rank))
+        expected = sorted(puzzle.rank(np.array(b)) for b in _slides(puzzle, board))
+        assert sorted(puzzle.neighbours(int(rank))) == expected
+
+
+def test_boards_are_parsed_in_the_seeds_notations():
+    puzzle = puzzles.get("fifteen-6colour")
+    assert puzzle.format(puzzle.parse("[ 0 6 6 5 6 6 6 6 6 6 6 6 4 2 3 1 ]")) == "0665 6666 6666 4231"
+    assert puzzle.format(puzzle.parse("(0, 6, 6, 5, 6, 6, 6, 6, 6, 6, 6, 6, 4, 2, 3, 1)")) == (
+        "0665 6666 6666 4231")
+
+
+def test_an_eight_board_of_the_wrong_parity_is_refused_as_unreachable():
+    with pytest.raises(BoardError, match="unreachable"):
+        puzzles.get("eight").parse("213 456 780")

@@ -6,9 +6,11 @@ the next layer with an atomic OR, so the layer is complete and duplicate-free wi
 """
 
 import numpy as np
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit, prange
+
+from .bitops import atomic_or as _atomic_or
+from .bitops import lowest_bit as _lowest_bit
+from .bitops import popcount as _popcount
 
 WORD_BITS = 64
 # Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of work,
@@ -22,39 +24,6 @@ def words_for(size):
 
 def new_bitset(size):
     return np.zeros(words_for(size), dtype=np.uint64)
-
-
-@intrinsic
-def _atomic_or(typingctx, array, index, value):
-    sig = types.uint64(array, types.intp, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        ary_t = signature.args[0]
-        ary = context.make_array(ary_t)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]])
-        return builder.atomic_rmw("or", ptr, args[2], "monotonic")
-
-    return sig, codegen
-
-
-@intrinsic
-def _popcount(typingctx, value):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _lowest_bit(typingctx, value):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
 
 
 @njit(parallel=True, nogil=True)

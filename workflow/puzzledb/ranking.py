@@ -10,6 +10,8 @@ from math import comb, factorial
 import numpy as np
 from numba import njit
 
+from .bitops import lowest_bit
+
 MAX_CELLS = 64
 
 
@@ -105,6 +107,40 @@ def multiset_unrank(rank, counts, weights, out):
                 r -= 1
             n -= 1
         pool -= counts[c]
+
+
+# The same numbering on bitmasks, for the hot loop: a class's cells are a mask, its pool the
+# mask of cells it may use; pext packs the class mask onto the pool positions and pdep
+# spreads them back, so a digit costs a few instructions instead of a walk over the board.
+
+
+def combination_masks(n, r):
+    """unrank table: combination index (seed numbering over n pool positions, r chosen) ->
+    mask of the chosen pool positions."""
+    masks = np.empty(comb(n, r), dtype=np.uint64)
+    for index in range(masks.size):
+        v, left, mask = index, r, 0
+        for j in range(n):
+            t = comb(n - 1 - j, left)
+            if left and v >= t:
+                mask |= 1 << j
+                v -= t
+                left -= 1
+        masks[index] = mask
+    return masks
+
+
+@njit(cache=True, nogil=True)
+def combination_index(packed, n, r):
+    """Inverse of combination_masks: a chosen pool position j adds C(n-1-j, chosen still
+    to come), the number of combinations that skip it."""
+    value = 0
+    while packed:
+        j = np.int64(lowest_bit(packed))
+        packed &= packed - np.uint64(1)
+        value += BINOM[n - 1 - j, r]
+        r -= 1
+    return value
 
 
 def multiset_rank_reference(board, counts):

@@ -1,7 +1,7 @@
 """The layer store: one HDF5 file per BFS depth, and a manifest that marks a database complete.
 
 results/<puzzle>/layers/depth_NNN.h5 holds dataset `ranks` (uint64, sorted ascending,
-chunked and compressed, Fletcher-32 checked) and dataset `index` (the first rank of every
+chunked, shuffled and deflated) and dataset `index` (the first rank of every
 chunk, so a lookup reads one chunk).  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
 the manifest, catches the rest.  manifest.json is written last.
@@ -10,6 +10,7 @@ the manifest, catches the rest.  manifest.json is written last.
 import json
 import os
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -19,7 +20,11 @@ import numpy as np
 from .puzzle import FORMAT_VERSION, PuzzleError
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
-COMPRESSION = dict(compression="gzip", compression_opts=1, shuffle=True, fletcher32=True)
+# HDF5's shuffle then deflate.  The writer applies them itself, chunks compressed in parallel
+# threads (zlib releases the GIL), and hands HDF5 the finished chunks; any reader decodes
+# them through the declared filters.  Deflate's own Adler-32 catches a corrupt chunk.
+FILTERS = dict(compression="gzip", compression_opts=1, shuffle=True)
+COMPRESS_THREADS = 2
 MANIFEST = "manifest.json"
 
 
@@ -40,6 +45,32 @@ def layer_name(depth):
 
 def _crc(ranks, crc=0):
     return zlib.crc32(np.ascontiguousarray(ranks, dtype="<u8").view(np.uint8), crc)
+
+
+def _encode_chunk(ranks):
+    """One full HDF5 chunk (zero-padded) as the shuffle+deflate filters would store it."""
+    padded = np.zeros(CHUNK, dtype="<u8")
+    padded[: ranks.size] = ranks
+    shuffled = padded.view(np.uint8).reshape(CHUNK, 8).T.tobytes()
+    return zlib.compress(shuffled, FILTERS["compression_opts"])
+
+
+def _chunks_of(blocks):
+    """Re-cut a stream of rank arrays into new CHUNK-sized arrays (the last may be shorter).
+    The input arrays may be reused by their producer once the next one is asked for."""
+    pending = []
+    held = 0
+    for block in blocks:
+        while block.size:
+            take = min(block.size, CHUNK - held)
+            pending.append(block[:take].copy())
+            held += take
+            block = block[take:]
+            if held == CHUNK:
+                yield pending[0] if len(pending) == 1 else np.concatenate(pending)
+                pending, held = [], 0
+    if held:
+        yield pending[0] if len(pending) == 1 else np.concatenate(pending)
 
 
 class Layer:
@@ -141,21 +172,27 @@ class LayerStore:
         crc = 0
         written = 0
         index = []
-        with h5py.File(tmp, "w") as f:
-            ds = f.create_dataset(
-                "ranks", shape=(count,), dtype=np.uint64,
-                chunks=(max(1, min(count, CHUNK)),), **COMPRESSION,
-            )
-            for block in chunks:
-                n = block.size
-                if written + n > count:
+        with h5py.File(tmp, "w") as f, ThreadPoolExecutor(COMPRESS_THREADS) as pool:
+            # maxshape None lets a small layer still use full-size chunks
+            ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
+                                  chunks=(CHUNK,), **FILTERS)
+            pending = []
+
+            def flush():
+                for offset, job in pending:
+                    ds.id.write_direct_chunk((offset,), job.result())
+                pending.clear()
+
+            for chunk in _chunks_of(chunks):
+                if written + chunk.size > count:
                     raise RuntimeError(f"layer {depth}: more than the {count} ranks announced")
-                ds[written:written + n] = block
-                first_chunk = -(-written // CHUNK)
-                offsets = np.arange(first_chunk * CHUNK, written + n, CHUNK) - written
-                index.extend(int(block[o]) for o in offsets)
-                crc = _crc(block, crc)
-                written += n
+                index.append(int(chunk[0]))
+                crc = _crc(chunk, crc)
+                pending.append((written, pool.submit(_encode_chunk, chunk)))
+                written += chunk.size
+                if len(pending) >= 4 * COMPRESS_THREADS:
+                    flush()
+            flush()
             if written != count:
                 raise RuntimeError(f"layer {depth}: {written} ranks written, {count} announced")
             f.create_dataset("index", data=np.array(index, dtype=np.uint64))

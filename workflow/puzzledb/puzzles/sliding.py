@@ -12,8 +12,11 @@ from math import factorial
 import numpy as np
 from numba import njit
 
+from ..bitops import pdep, pext
 from ..puzzle import BoardError, Puzzle, clean_board_text, format_rows
 from ..ranking import (
+    combination_index,
+    combination_masks,
     multiset_rank,
     multiset_unrank,
     multiset_weights,
@@ -71,6 +74,7 @@ class SlidingPuzzle(Puzzle):
             )
         else:
             self.weights, self.size = multiset_weights(self.counts)
+            self.work_size = 2 * self.counts.size
         self._kernel = None
 
     def definition(self):
@@ -149,29 +153,61 @@ class SlidingPuzzle(Puzzle):
 
 
 def _multiset_kernel(adjacent, counts, weights):
+    """Neighbours with the board held as one cell mask per class (work[c]) and the digits of
+    the rank kept (work[k + c]): a vertical move of a piece of class p changes only the
+    digits of classes 1..p, whose pools it changes."""
     cells = adjacent.shape[0]
+    k = counts.size
+    full = np.uint64((1 << cells) - 1)
     blank_weight = weights[0]
+    pools = np.array([cells - counts[0] - counts[1:c].sum() for c in range(k)], np.int64)
+    tables = [combination_masks(pools[c], counts[c]) for c in range(1, k - 1)] or [
+        np.zeros(1, np.uint64)]
+    width = max(t.size for t in tables)
+    unrank_table = np.zeros((k, width), np.uint64)
+    for c in range(1, k - 1):
+        unrank_table[c, : tables[c - 1].size] = tables[c - 1]
+    one = np.uint64(1)
 
     @njit(nogil=True)
     def neighbours(rank, level, out, work):
-        board = work[:cells]
-        multiset_unrank(rank, counts, weights, board)
         s = rank // blank_weight
-        k = 0
+        rest = rank - s * blank_weight
+        free = full & ~(one << np.uint64(s))
+        for c in range(1, k - 1):
+            d = rest // weights[c]
+            rest -= d * weights[c]
+            work[k + c] = d
+            m = pdep(unrank_table[c, d], free)
+            work[c] = np.int64(m)
+            free &= ~m
+        work[k - 1] = np.int64(free)
+        moves = 0
         for j in range(4):
             n = adjacent[s, j]
             if n < 0:
                 break
             if n == s + 1 or n == s - 1:
-                out[k] = rank + (n - s) * blank_weight
+                out[moves] = rank + (n - s) * blank_weight
             else:
-                board[s] = board[n]
-                board[n] = 0
-                out[k] = multiset_rank(board, counts, weights)
-                board[n] = board[s]
-                board[s] = 0
-            k += 1
-        return k
+                bit = one << np.uint64(n)
+                p = 1
+                while np.uint64(work[p]) & bit == 0:
+                    p += 1
+                r = n * blank_weight
+                pool = full & ~bit
+                for c in range(1, k - 1):
+                    m = np.uint64(work[c])
+                    if c > p:
+                        r += work[k + c] * weights[c]
+                        continue
+                    if c == p:
+                        m = (m & ~bit) | (one << np.uint64(s))
+                    r += combination_index(pext(m, pool), pools[c], counts[c]) * weights[c]
+                    pool &= ~m
+                out[moves] = r
+            moves += 1
+        return moves
 
     return neighbours
 

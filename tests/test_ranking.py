@@ -36,6 +36,15 @@ def test_eight_rank_is_a_bijection_onto_0_to_181439():
     assert len(seen) == len(range(0, puzzle.size, 7))
 
 
+def test_eleven_rank_inverts_unrank_and_agrees_with_the_reference():
+    puzzle = puzzles.get("eleven")
+    assert puzzle.size == 239_500_800
+    rng = np.random.default_rng(3)
+    for rank in rng.integers(0, puzzle.size, 500):
+        board = puzzle.unrank(int(rank))
+        assert puzzle.rank(board) == rank == permutation_rank_reference(list(board))
+
+
 def _slides(puzzle, board):
     """Plain-Python sliding moves: the independent reference for the compiled kernel."""
     w, h = puzzle.width, puzzle.height
@@ -49,14 +58,19 @@ def _slides(puzzle, board):
     return out
 
 
-@pytest.mark.parametrize("name", ["fifteen-6colour", "fifteen-3colour", "eight"])
+@pytest.mark.parametrize("name", ["fifteen-6colour", "fifteen-3colour", "eight", "eleven"])
 def test_neighbours_kernel_agrees_with_plain_python_slides(name):
     puzzle = puzzles.get(name)
     rng = np.random.default_rng(2)
     for rank in rng.integers(0, puzzle.size, 200):
         board = puzzle.unrank(int(rank))
-        expected = sorted(puzzle.rank(np.array(b)) for b in _slides(puzzle, board))
+        slides = _slides(puzzle, board)
+        expected = sorted(puzzle.rank(np.array(b)) for b in slides)
         assert sorted(puzzle.neighbours(int(rank))) == expected
+        # a slide stays in the reachable set: it parses and survives rank then unrank
+        for b in slides:
+            text = puzzle.format(b)
+            assert puzzle.decode(puzzle.board_rank(text)) == text
 
 
 def test_boards_are_parsed_in_the_seeds_notations():

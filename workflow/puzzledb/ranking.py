@@ -10,7 +10,7 @@ from math import comb, factorial
 import numpy as np
 from numba import njit
 
-from .bitops import lowest_bit
+from .bitops import lowest_bit, pdep, popcount
 
 MAX_CELLS = 64
 
@@ -182,11 +182,7 @@ def permutation_rank(board, half_factorial):
             continue
         v = p - 1
         below = np.uint64(v)
-        smaller_used = 0
-        m = used & ((np.uint64(1) << below) - np.uint64(1))
-        while m:
-            m &= m - np.uint64(1)
-            smaller_used += 1
+        smaller_used = np.int64(popcount(used & ((np.uint64(1) << below) - np.uint64(1))))
         lehmer = lehmer * (t - j) + (v - smaller_used)
         used |= np.uint64(1) << below
         j += 1
@@ -214,14 +210,8 @@ def permutation_unrank(rank, half_factorial, parity_of_blank, out):
         d = lehmer // weight
         lehmer -= d * weight
         parity += d
-        # the d-th smallest tile not used yet
-        v = 0
-        while True:
-            if used & (np.uint64(1) << np.uint64(v)) == 0:
-                if d == 0:
-                    break
-                d -= 1
-            v += 1
+        # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
+        v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
         used |= np.uint64(1) << np.uint64(v)
         out[i] = v + 1
         before_last = last

@@ -19,6 +19,9 @@ _FACTORIES = {
     "eight": lambda: SlidingPuzzle(
         "eight", 3, 3, "123 456 780", "the 8-puzzle, 3x3 sliding tiles (seed 004)",
     ),
+    "eleven": lambda: SlidingPuzzle(
+        "eleven", 4, 3, "1234 5678 9ab0", "the 11-puzzle, 4 wide and 3 high (12!/2 states)",
+    ),
 }
 
 _cache = {}

@@ -90,6 +90,8 @@ def run(args, out=sys.stdout):
         for rank in args.ranks:
             print(puzzle.decode(rank, args.level), file=out)
         return
+    if args.command in ("distance", "solve", "count"):
+        puzzle.parse(_board(args))  # a malformed board is the first thing to report
     with DepthDatabase.open(puzzle.name, args.results) as db:
         if args.command == "distance":
             print(db.distance(_board(args)), file=out)

@@ -5,6 +5,7 @@ look puzzles up here and nowhere else.
 """
 
 from ..puzzle import PuzzleError
+from .fourteen import FourteenPuzzle
 from .sliding import SlidingPuzzle
 
 _FACTORIES = {
@@ -22,6 +23,7 @@ _FACTORIES = {
     "eleven": lambda: SlidingPuzzle(
         "eleven", 4, 3, "1234 5678 9ab0", "the 11-puzzle, 4 wide and 3 high (12!/2 states)",
     ),
+    "fourteen": FourteenPuzzle,
 }
 
 _cache = {}

@@ -1,0 +1,157 @@
+"""Problem extraction: the distribution of a query set's distances, and problem files of its
+hardest positions with an optimal route each, replayable to the goal.
+
+Problem file format (text, UTF-8).  Lines starting with '#' are comments (the header names
+the puzzle and the format).  Every other line is one problem, the seed's format:
+
+    <board>:<length>:<route>
+    14ba5e729cd638__:32:13|9|5|6|2|...|14
+
+board  -- the cells row-major with no separators ('_' an empty cell)
+length -- the optimal number of moves
+route  -- the blank's cell after each move, '|'-separated, `length` entries; where the
+          blank is several cells (the 14-puzzle's domino) it is the first of them, row-major
+          (the domino's left cell).  Replaying: at each step exactly one move puts the blank
+          there; after the last the board is the goal.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .matching import optimal_route
+from .puzzle import PuzzleError, clean_board_text
+
+FORMAT = "board:length:route (route: the blank's first cell after each move, '|'-separated)"
+
+
+class ProblemError(PuzzleError):
+    pass
+
+
+@dataclass
+class Problem:
+    board: str
+    length: int
+    route: list
+
+
+def distribution(distances):
+    """(distance, count) pairs, ascending; -1 (unresolved) first if present."""
+    values, counts = np.unique(np.asarray(distances), return_counts=True)
+    return [(int(v), int(c)) for v, c in zip(values, counts)]
+
+
+def write_distribution(path, distances):
+    """CSV `distance,count,cumulative` of a query set's distances (-1: unresolved)."""
+    lines = ["distance,count,cumulative"]
+    total = 0
+    for d, c in distribution(distances):
+        total += c
+        lines.append(f"{d},{c},{total}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def select_problems(ranks, distances, per_distance=200, min_distance=None, seed=0):
+    """The chosen problems as (ranks, distances), hardest first: for every distance >=
+    min_distance (default: all), all positions if there are at most per_distance, else a
+    sample drawn with numpy's generator seeded by `seed` (so the same inputs always give the
+    same file); within a distance by rank."""
+    ranks = np.asarray(ranks, dtype=np.uint64)
+    distances = np.asarray(distances)
+    rng = np.random.default_rng(seed)
+    chosen_r, chosen_d = [], []
+    for d in sorted(set(int(x) for x in np.unique(distances) if x >= 0), reverse=True):
+        if min_distance is not None and d < min_distance:
+            continue
+        pick = np.flatnonzero(distances == d)
+        if pick.size > per_distance:
+            pick = rng.choice(pick, per_distance, replace=False)
+        pick = pick[np.argsort(ranks[pick], kind="stable")]
+        chosen_r.append(ranks[pick])
+        chosen_d.append(np.full(pick.size, d, dtype=np.int64))
+    if not chosen_r:
+        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    return np.concatenate(chosen_r), np.concatenate(chosen_d)
+
+
+def blank_cell(board):
+    """The route token of a board: its first empty cell (code 0), row-major."""
+    empty = np.flatnonzero(np.asarray(board) == 0)
+    if empty.size == 0:
+        raise ProblemError("a route needs a puzzle with an empty cell")
+    return int(empty[0])
+
+
+def problem_line(puzzle, path):
+    """One problem line from a path of ranks (the problem first, a goal last)."""
+    board = clean_board_text(puzzle.decode(path[0]))
+    route = "|".join(str(blank_cell(puzzle.unrank(r))) for r in path[1:])
+    return f"{board}:{len(path) - 1}:{route}"
+
+
+def write_problems(path, layers, ranks, distances, per_distance=200, min_distance=None,
+                   seed=0, relabel=True):
+    """Select problems (see select_problems), find an optimal route for each from the goal
+    layers (matching.optimal_route), check that it has the stated length, and write the
+    problem file.  Returns the number of problems."""
+    puzzle = layers.puzzle
+    chosen, lengths = select_problems(ranks, distances, per_distance, min_distance, seed)
+    lines = [
+        f"# puzzledb problems: {puzzle.name}",
+        f"# format: {FORMAT}",
+        f"# {chosen.size} problems, up to {per_distance} per distance, sample seed {seed}",
+    ]
+    for rank, length in zip(chosen, lengths):
+        route = optimal_route(layers, int(rank), relabel=relabel)
+        if len(route) - 1 != length:
+            raise ProblemError(f"{puzzle.name}: route of {len(route) - 1} moves for a "
+                               f"position at distance {length}")
+        lines.append(problem_line(puzzle, route))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return int(chosen.size)
+
+
+def parse_problem(line):
+    try:
+        board, length, route = line.strip().split(":")
+        return Problem(board, int(length), [int(x) for x in route.split("|")] if route else [])
+    except ValueError:
+        raise ProblemError(f"malformed problem line {line.strip()!r}") from None
+
+
+def read_problems(path):
+    with open(path) as f:
+        return [parse_problem(line) for line in f if line.strip() and not line.startswith("#")]
+
+
+def replay(puzzle, problem):
+    """Follow a problem's route from its board; the ranks visited.  ProblemError unless every
+    step is exactly one move and the route ends at a goal after `length` moves."""
+    rank = puzzle.board_rank(problem.board)
+    goals = set(int(g) for g in puzzle.goal_ranks())
+    visited = [rank]
+    if len(problem.route) != problem.length:
+        raise ProblemError(f"{problem.board}: route has {len(problem.route)} moves, "
+                           f"length says {problem.length}")
+    for step, cell in enumerate(problem.route, 1):
+        moves = [n for n in puzzle.neighbours(rank) if blank_cell(puzzle.unrank(n)) == cell]
+        if len(moves) != 1:
+            raise ProblemError(f"{problem.board}: move {step} to cell {cell} is "
+                               f"{'impossible' if not moves else 'ambiguous'}")
+        rank = moves[0]
+        visited.append(rank)
+    if rank not in goals:
+        raise ProblemError(f"{problem.board}: the route ends at {puzzle.decode(rank)}, "
+                           f"not at the goal")
+    return visited
+
+
+def check_problem_file(path, puzzle):
+    """Replay every problem of a file; the number checked (ProblemError at the first bad)."""
+    problems = read_problems(path)
+    for problem in problems:
+        replay(puzzle, problem)
+    return len(problems)

@@ -155,3 +155,24 @@ def check_problem_file(path, puzzle):
     for problem in problems:
         replay(puzzle, problem)
     return len(problems)
+
+
+def extract(puzzle, layer_directory, k, query_set, distribution_path, problems_path,
+            per_distance=200, min_distance=None, seed=0, distances_path=None, log=None):
+    """The whole step, for a workflow rule or the command line: read layers 0..k of
+    `puzzle` from `layer_directory`, match the named query set (matching.query_set), write the
+    distribution CSV and the problem file (problems at distances >= min_distance, default
+    k + 1), optionally the distances as .npy (aligned with the query set's ranks).
+    Returns the distances."""
+    from .matching import distances as match_distances
+    from .matching import open_goal_layers, query_set as named_queries
+
+    layers = open_goal_layers(puzzle, layer_directory, k)
+    queries = named_queries(puzzle, query_set)
+    found = match_distances(layers, queries, log=log)
+    write_distribution(distribution_path, found)
+    if distances_path is not None:
+        np.save(distances_path, found)
+    write_problems(problems_path, layers, queries, found, per_distance,
+                   layers.k + 1 if min_distance is None else min_distance, seed)
+    return found

@@ -27,7 +27,7 @@ from .store import LayerError, LayerStore
 # Layer k is probed as a bitset over the rank space when that takes at most this many bytes,
 # else by binary search in its sorted ranks.
 BITSET_LIMIT = 1 << 30
-BATCH = 1 << 18  # relabelled queries per compiled call; progress is logged between calls
+BATCH = 1 << 18  # queries matched at a time; progress is logged between batches
 
 
 class GoalLayers:
@@ -150,33 +150,24 @@ def _search_steps(puzzle, layers, queries):
     return np.where(want == 1, 1, 2).astype(np.int64), 2
 
 
-def _relabelled_matches(layers, relabelling, queries, keys, log=None):
+def _relabelled_matches(layers, relabelling, queries, keys):
     """(radius j, stored state x) per query, -1 where no radius <= k meets layer k."""
-    puzzle = layers.puzzle
-    first, step = _search_steps(puzzle, layers, queries)
+    first, step = _search_steps(layers.puzzle, layers, queries)
     bits = layers.target_bits()
     use_bits = bits is not None
     if bits is None:
         bits = np.zeros(1, dtype=np.uint64)
-    target = layers.layer(layers.k)
-    found_j = np.empty(queries.size, dtype=np.int64)
-    found_x = np.empty(queries.size, dtype=np.int64)
     # a fixed shuffle spreads the hard queries evenly over the threads' shares
-    order = np.random.default_rng(0).permutation(queries.size)
-    started = time.perf_counter()
-    for start in range(0, queries.size, BATCH):
-        pick = order[start:start + BATCH]
-        fj = np.empty(pick.size, dtype=np.int64)
-        fx = np.empty(pick.size, dtype=np.int64)
-        _match_relabelled(keys[pick], first[pick], step, layers.ranks, layers.offsets,
-                          layers.k, bits, use_bits, target, relabelling.kernel,
-                          relabelling.table, fj, fx)
-        found_j[pick] = fj
-        found_x[pick] = fx
-        if log:
-            done = min(queries.size, start + BATCH)
-            log(f"{puzzle.name}: matched {done:,}/{queries.size:,} queries "
-                f"beyond depth {layers.k}, {time.perf_counter() - started:.1f} s")
+    order = np.random.default_rng(queries.size).permutation(queries.size)
+    fj = np.empty(queries.size, dtype=np.int64)
+    fx = np.empty(queries.size, dtype=np.int64)
+    _match_relabelled(keys[order], first[order], step, layers.ranks, layers.offsets,
+                      layers.k, bits, use_bits, layers.layer(layers.k), relabelling.kernel,
+                      relabelling.table, fj, fx)
+    found_j = np.empty_like(fj)
+    found_x = np.empty_like(fx)
+    found_j[order] = fj
+    found_x[order] = fx
     return found_j, found_x
 
 
@@ -237,22 +228,35 @@ def distances(layers, queries, relabel=True, limit=None, log=None):
     layers  -- GoalLayers (the store's layers 0..k)
     relabel -- use the puzzle's tile relabelling where it applies (queries whose blank is
                where the goal's is); the rest take the general forward search
-    limit   -- largest forward radius of the general search (None: no limit)."""
+    limit   -- largest forward radius of the general search (None: no limit)
+    log     -- called with a progress line after each batch of queries."""
     if not layers.puzzle.reversible:
         raise PuzzleError(f"{layers.puzzle.name}: matching needs a reversible puzzle")
     queries = np.asarray(queries, dtype=np.uint64).view(np.int64)
+    relabelling = layers.puzzle.relabelling() if (
+        relabel and hasattr(layers.puzzle, "relabelling")) else None
+    out = np.empty(queries.size, dtype=np.int16)
+    started = time.perf_counter()
+    # in batches, so that the per-query working arrays stay small
+    for start in range(0, queries.size, BATCH):
+        stop = min(queries.size, start + BATCH)
+        out[start:stop] = _distances_batch(layers, queries[start:stop], relabelling, limit)
+        if log:
+            log(f"{layers.puzzle.name}: {stop:,}/{queries.size:,} queries matched against "
+                f"layers 0..{layers.k}, {time.perf_counter() - started:.1f} s")
+    return out
+
+
+def _distances_batch(layers, queries, relabelling, limit):
     out = layers.depths(queries)
     todo = np.flatnonzero(out < 0)
     if layers.complete or todo.size == 0:
         return out
     general = todo
-    relabelling = layers.puzzle.relabelling() if (
-        relabel and hasattr(layers.puzzle, "relabelling")) else None
     if relabelling is not None:
         keys = np.asarray(relabelling.keys(queries[todo]), dtype=np.int64)
         fast = keys >= 0
-        found_j, _ = _relabelled_matches(layers, relabelling, queries[todo][fast], keys[fast],
-                                         log)
+        found_j, _ = _relabelled_matches(layers, relabelling, queries[todo[fast]], keys[fast])
         out[todo[fast]] = np.where(found_j >= 0, found_j + layers.k, -1)
         general = todo[~fast]
     for i in general:

@@ -40,10 +40,6 @@ def label_of_tile(tile):
     return (tile - 1) // 2
 
 
-def tile_of(cls, label):
-    return 2 * label + cls + 1
-
-
 def class_parity(domino_row):
     """Parity both class sequences must have with the domino in this row."""
     return (GOAL_ROW - domino_row) & 1

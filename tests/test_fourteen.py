@@ -226,3 +226,12 @@ def test_problem_file_routes_replay_in_exactly_the_stated_moves(goal_layers_27, 
     assert again.read_text() == path.read_text()
     lengths = [p.length for p in problems.read_problems(path)]
     assert lengths == sorted(lengths, reverse=True) and lengths[0] == distances.max()
+
+
+def test_bottom_right_distances_from_the_database_reproduce_the_seeds_table(database):
+    _, store = database
+    distances = matching.stored_distances(store, store.puzzle.solvable_with_domino_at(14))
+    values, counts = np.unique(distances, return_counts=True)
+    table = dict(zip(values.tolist(), counts.tolist()))
+    assert sum(c for d, c in table.items() if d <= 30) == SEED_UP_TO_30
+    assert {d: c for d, c in table.items() if d > 30} == SEED_DOMINO_BOTTOM_RIGHT

@@ -158,12 +158,17 @@ def check_problem_file(path, puzzle):
 
 
 def extract(puzzle, layer_directory, k, query_set, distribution_path, problems_path,
-            per_distance=200, min_distance=None, seed=0, distances_path=None, log=None):
+            per_distance=200, min_distance=None, seed=0, distances_path=None, threads=None,
+            log=None):
     """The whole step, for a workflow rule or the command line: read layers 0..k of
     `puzzle` from `layer_directory`, match the named query set (matching.query_set), write the
     distribution CSV and the problem file (problems at distances >= min_distance, default
     k + 1), optionally the distances as .npy (aligned with the query set's ranks).
-    Returns the distances."""
+    threads: numba threads of the matching.  Returns the distances."""
+    if threads:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     from .matching import distances as match_distances
     from .matching import open_goal_layers, query_set as named_queries
 

@@ -7,13 +7,24 @@ from puzzledb import analysis, puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 report_dir = os.path.dirname(snakemake.output[0])
+symmetric = dict(zip(snakemake.params.symmetric,
+                     zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
+
+
+def read_lines(path):
+    with open(path) as f:
+        return f.read().splitlines()
+
+
 entries = []
 for name, summary, antipodes, plot in zip(
     snakemake.params.puzzles, snakemake.input.summaries, snakemake.input.antipodes,
     snakemake.input.plots,
 ):
-    with open(antipodes) as f:
-        boards = f.read().splitlines()
-    entries.append((puzzles.get(name), analysis.read_summary(summary), boards,
-                    os.path.relpath(plot, report_dir)))
+    symmetry = None
+    if name in symmetric:
+        orbit_summary, orbit_antipodes = symmetric[name]
+        symmetry = (analysis.read_symmetry_summary(orbit_summary), read_lines(orbit_antipodes))
+    entries.append((puzzles.get(name), analysis.read_summary(summary), read_lines(antipodes),
+                    os.path.relpath(plot, report_dir), symmetry))
 analysis.write_report(entries, snakemake.output[0])

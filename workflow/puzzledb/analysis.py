@@ -8,6 +8,8 @@ import io
 import os
 from pathlib import Path
 
+import numpy as np
+
 
 def _write_atomic(path, text):
     path = Path(path)
@@ -31,11 +33,51 @@ def antipodes(db):
     return [db.puzzle.decode(r, level) for r in db.layer(db.max_depth).ranks()]
 
 
-def write_antipodes(db, path, limit=None):
-    boards = antipodes(db)
+def write_antipodes(db, path, limit=None, orbits=False):
+    """antipodes.txt; with orbits=True, one board per orbit under the symmetries."""
+    boards = antipode_orbits(db) if orbits else antipodes(db)
     if limit is not None:
         boards = boards[:limit]
     _write_atomic(path, "".join(b + "\n" for b in boards))
+
+
+def symmetry_summary(db):
+    """(depth, count, orbits) rows: each layer counted also up to the puzzle's symmetries.
+
+    A layer is a union of orbits, and each orbit has exactly one member whose rank is the
+    smallest of its images, so counting those members counts the orbits, chunk by chunk."""
+    puzzle = db.puzzle
+    rows = []
+    for depth in range(db.max_depth + 1):
+        level = depth if puzzle.graded else 0
+        layer = db.layer(depth)
+        orbits = 0
+        for block in layer.iter_chunks():
+            orbits += int(np.count_nonzero(puzzle.canonical_ranks(block, level) == block))
+        rows.append((depth, layer.count, orbits))
+    return rows
+
+
+def write_symmetry_summary(db, path):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["depth", "count", "orbits"])
+    writer.writerows(symmetry_summary(db))
+    _write_atomic(path, out.getvalue())
+
+
+def read_symmetry_summary(path):
+    with open(path) as f:
+        return [(int(r["depth"]), int(r["count"]), int(r["orbits"]))
+                for r in csv.DictReader(f)]
+
+
+def antipode_orbits(db):
+    """The deepest positions up to symmetry: one board per orbit, its smallest rank."""
+    level = db.max_depth if db.puzzle.graded else 0
+    ranks = db.layer(db.max_depth).ranks()
+    canonical = np.unique(db.puzzle.canonical_ranks(ranks, level))
+    return [db.puzzle.decode(r, level) for r in canonical]
 
 
 def read_summary(path):
@@ -69,7 +111,8 @@ def plot_depths(rows, title, path):
 
 
 def write_report(entries, path):
-    """entries: (puzzle, summary rows, antipode boards, plot file name relative to path)."""
+    """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
+    symmetry) where symmetry is None or (symmetry summary rows, antipode boards per orbit)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -77,7 +120,7 @@ def write_report(entries, path):
         "tr:nth-child(even){background:#eee}</style>",
         "<h1>puzzledb report</h1>",
     ]
-    for puzzle, rows, boards, plot in entries:
+    for puzzle, rows, boards, plot, symmetry in entries:
         name = html.escape(puzzle.name)
         parts.append(f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>")
         parts.append(
@@ -85,11 +128,26 @@ def write_report(entries, path):
             f"{rows[-1][0]}, holds {rows[-1][1]:,}.</p>"
         )
         parts.append(f"<img src='{html.escape(plot)}' alt='depth distribution of {name}'>")
-        shown = boards[:20]
-        parts.append("<p>Deepest positions" + (f" (first {len(shown)})" if len(boards) > 20
-                                              else "") + ":</p><pre>")
-        parts.append(html.escape("\n".join(shown)) + "</pre>")
-        parts.append("<table><tr><th>depth</th><th>count</th><th>cumulative</th></tr>")
-        parts.extend(f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td></tr>" for d, c, t in rows)
+        parts.append(_boards_html("Deepest positions", boards))
+        orbits = {}
+        if symmetry is not None:
+            orbit_rows, orbit_boards = symmetry
+            orbits = {d: o for d, _, o in orbit_rows}
+            parts.append(_boards_html(
+                f"Deepest positions up to the {len(puzzle.symmetries) + 1} symmetries "
+                f"({orbit_rows[-1][2]:,} distinct)", orbit_boards))
+        parts.append("<table><tr><th>depth</th><th>count</th><th>cumulative</th>"
+                     + ("<th>up to symmetry</th>" if orbits else "") + "</tr>")
+        parts.extend(
+            f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td>"
+            + (f"<td>{orbits[d]:,}</td>" if orbits else "") + "</tr>"
+            for d, c, t in rows
+        )
         parts.append("</table>")
     _write_atomic(path, "\n".join(parts) + "\n")
+
+
+def _boards_html(title, boards, limit=20):
+    shown = boards[:limit]
+    more = f" (first {len(shown)})" if len(boards) > limit else ""
+    return f"<p>{title}{more}:</p><pre>" + html.escape("\n".join(shown)) + "</pre>"

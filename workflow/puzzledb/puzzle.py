@@ -34,6 +34,10 @@ class Puzzle:
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
+    symmetries  -- the cell maps of a symmetry group, all but the identity, that carry the
+                   state graph and the goal set onto themselves: the image of board b
+                   under perm is b[perm].  Layers are unions of orbits, so they can be
+                   counted up to symmetry.
     """
 
     name = ""
@@ -45,6 +49,7 @@ class Puzzle:
     work_size = None
     graded = False
     reversible = True
+    symmetries = ()
 
     # -- to implement -------------------------------------------------------------------
     def parse(self, text):
@@ -86,6 +91,18 @@ class Puzzle:
     def level_of(self, board):
         """The layer a board must lie in, when the puzzle's grading fixes it."""
         return 0
+
+    def canonical_ranks(self, ranks, level=0):
+        """For each rank, the smallest rank of its orbit under the symmetries (itself
+        included), as uint64.  This default goes board by board in Python; a puzzle whose
+        layers are large overrides it with a compiled kernel."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries]
+        out = ranks.copy()
+        for i, r in enumerate(ranks.tolist()):
+            board = self.unrank(r, level)
+            out[i] = min([r] + [self.rank(board[p]) for p in perms])
+        return out
 
     def work_length(self):
         return self.work_size if self.work_size is not None else self.cells

@@ -45,13 +45,35 @@ rule report:
         summaries=expand(f"{RESULTS}/{{puzzle}}/summary.csv", puzzle=config["puzzles"]),
         antipodes=expand(f"{RESULTS}/{{puzzle}}/antipodes.txt", puzzle=config["puzzles"]),
         plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
+        symmetry=expand(f"{RESULTS}/{{puzzle}}/summary_symmetry.csv", puzzle=symmetric_puzzles()),
+        symmetry_antipodes=expand(
+            f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
+        ),
     output:
         f"{RESULTS}/report.html",
     log:
         f"{RESULTS}/logs/report.log",
     params:
         puzzles=config["puzzles"],
+        symmetric=symmetric_puzzles(),
     conda:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/report.py"
+
+
+rule symmetry:
+    # Only for puzzles that declare symmetries (see all_outputs).
+    input:
+        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+    output:
+        summary=f"{RESULTS}/{{puzzle}}/summary_symmetry.csv",
+        antipodes=f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/symmetry.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/symmetry.tsv"
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/symmetry.py"

@@ -20,6 +20,12 @@ def layers_manifest(puzzle):
     return f"{RESULTS}/{puzzle}/layers/manifest.json"
 
 
+def symmetric_puzzles():
+    from puzzledb import puzzles
+
+    return [p for p in config["puzzles"] if puzzles.get(p).symmetries]
+
+
 def all_outputs():
     outputs = [f"{RESULTS}/report.html"]
     for puzzle in config["puzzles"]:
@@ -28,6 +34,8 @@ def all_outputs():
             f"{RESULTS}/{puzzle}/antipodes.txt",
             f"{RESULTS}/{puzzle}/depth_distribution.png",
         ]
+    for puzzle in symmetric_puzzles():
+        outputs.append(f"{RESULTS}/{puzzle}/summary_symmetry.csv")
     return outputs
 
 

@@ -84,6 +84,13 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "threadz": 2}, "'threadz' was unexpected"),
     ({"puzzles": ["eigth"]}, "unknown puzzle 'eigth'"),
     ({"puzzles": ["eight"], "memory_mb": "lots"}, "memory_mb: 'lots' is not of type 'integer'"),
+    ({"puzzles": ["eight"], "problem_sets": [{"puzzle": "eight", "queries": "all", "k": 9}]},
+     "eight has no query set 'all' (known: blank-at-goal)"),
+    ({"puzzles": ["eight"], "problem_sets": [{"puzzle": "fourteen",
+                                               "queries": "domino-bottom-right", "k": 31}]},
+     "puzzle 'fourteen' is not in puzzles"),
+    ({"puzzles": ["eight"], "problem_sets": [{"puzzle": "eight", "k": 9}]},
+     "'queries' is a required property"),
 ])
 def test_invalid_config_is_one_line_error(tmp_path, config, fragment):
     result = run_snakemake(tmp_path, config, check=False)

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 
-def _write_atomic(path, text):
+def write_atomic(path, text):
+    """Write a text file under a temporary name and rename it: never half-written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -24,7 +25,7 @@ def write_summary(db, path):
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "cumulative"])
     writer.writerows(db.summary())
-    _write_atomic(path, out.getvalue())
+    write_atomic(path, out.getvalue())
 
 
 def antipodes(db):
@@ -38,7 +39,7 @@ def write_antipodes(db, path, limit=None, orbits=False):
     boards = antipode_orbits(db) if orbits else antipodes(db)
     if limit is not None:
         boards = boards[:limit]
-    _write_atomic(path, "".join(b + "\n" for b in boards))
+    write_atomic(path, "".join(b + "\n" for b in boards))
 
 
 def symmetry_summary(db):
@@ -63,7 +64,7 @@ def write_symmetry_summary(db, path):
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "orbits"])
     writer.writerows(symmetry_summary(db))
-    _write_atomic(path, out.getvalue())
+    write_atomic(path, out.getvalue())
 
 
 def read_symmetry_summary(path):
@@ -144,7 +145,7 @@ def write_report(entries, path):
             for d, c, t in rows
         )
         parts.append("</table>")
-    _write_atomic(path, "\n".join(parts) + "\n")
+    write_atomic(path, "\n".join(parts) + "\n")
 
 
 def _boards_html(title, boards, limit=20):

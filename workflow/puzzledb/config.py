@@ -43,7 +43,30 @@ def check_config(config, schema_path=SCHEMA):
                 f"config: {name} needs {need:,.0f} MiB for its search, "
                 f"more than memory_mb: {config['memory_mb']}"
             )
+    for i, entry in enumerate(config["problem_sets"]):
+        where = f"config: problem_sets.{i}"
+        for key, value in (("per_distance", 200), ("seed", 0)):
+            entry.setdefault(key, value)
+        if entry["puzzle"] not in config["puzzles"]:
+            raise ConfigError(f"{where}: puzzle {entry['puzzle']!r} is not in puzzles")
+        puzzle = puzzles.get(entry["puzzle"])
+        if entry["queries"] not in puzzle.query_sets():
+            known = ", ".join(sorted(puzzle.query_sets())) or "none"
+            raise ConfigError(f"{where}: {puzzle.name} has no query set "
+                              f"{entry['queries']!r} (known: {known})")
+        if not puzzle.reversible:
+            raise ConfigError(f"{where}: matching needs a reversible puzzle, "
+                              f"{puzzle.name} is not")
     return config
+
+
+def problem_set(config, puzzle, queries, k):
+    """The config entry of one problem set; the defaults if the set was asked for by file
+    name only (e.g. `snakemake results/eight/problems/blank-at-goal_k24.txt`)."""
+    for entry in config["problem_sets"]:
+        if (entry["puzzle"], entry["queries"], entry["k"]) == (puzzle, queries, int(k)):
+            return entry
+    return {"puzzle": puzzle, "queries": queries, "k": int(k), "per_distance": 200, "seed": 0}
 
 
 def search_mem_mb(name):

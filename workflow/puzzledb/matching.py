@@ -338,7 +338,7 @@ def stored_distances(store, queries, max_depth=None):
 
 def query_set(puzzle, name):
     """The named query set of a puzzle (e.g. fourteen's 'domino-bottom-right'), as ranks."""
-    sets = puzzle.query_sets() if hasattr(puzzle, "query_sets") else {}
+    sets = puzzle.query_sets()
     if name not in sets:
         known = ", ".join(sorted(sets)) or "none"
         raise PuzzleError(f"{puzzle.name}: unknown query set {name!r}; known: {known}")

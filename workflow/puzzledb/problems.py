@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .analysis import write_atomic
 from .matching import optimal_route
 from .puzzle import PuzzleError, clean_board_text
 
@@ -49,8 +50,7 @@ def write_distribution(path, distances):
     for d, c in distribution(distances):
         total += c
         lines.append(f"{d},{c},{total}")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
 
 
 def select_problems(ranks, distances, per_distance=200, min_distance=None, seed=0):
@@ -109,8 +109,7 @@ def write_problems(path, layers, ranks, distances, per_distance=200, min_distanc
             raise ProblemError(f"{puzzle.name}: route of {len(route) - 1} moves for a "
                                f"position at distance {length}")
         lines.append(problem_line(puzzle, route))
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_atomic(path, "\n".join(lines) + "\n")
     return int(chosen.size)
 
 

@@ -104,6 +104,11 @@ class Puzzle:
             out[i] = min([r] + [self.rank(board[p]) for p in perms])
         return out
 
+    def query_sets(self):
+        """Named sets of positions for meet-in-the-middle matching (matching.query_set):
+        name -> function returning their sorted ranks.  None by default."""
+        return {}
+
     def work_length(self):
         return self.work_size if self.work_size is not None else self.cells
 

@@ -77,3 +77,25 @@ rule symmetry:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/symmetry.py"
+
+
+rule mitm:
+    # Meet-in-the-middle: reads only the goal layers 0..k of the puzzle's database.
+    input:
+        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+    output:
+        distribution=f"{RESULTS}/{{puzzle}}/problems/{{queries}}_k{{k}}_distribution.csv",
+        problems=f"{RESULTS}/{{puzzle}}/problems/{{queries}}_k{{k}}.txt",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/mitm_{{queries}}_k{{k}}.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/mitm_{{queries}}_k{{k}}.tsv"
+    params:
+        problem_set=lambda wildcards: problem_set(
+            config, wildcards.puzzle, wildcards.queries, wildcards.k
+        ),
+    threads: config["threads"]
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/mitm.py"

@@ -2,7 +2,7 @@
 
 import sys
 
-from puzzledb.config import ConfigError, check_config
+from puzzledb.config import ConfigError, check_config, problem_set
 
 try:
     check_config(config)
@@ -14,6 +14,8 @@ RESULTS = config["results"]
 
 wildcard_constraints:
     puzzle=r"[a-z0-9][a-z0-9-]*",
+    queries=r"[a-z0-9][a-z0-9-]*",
+    k=r"\d+",
 
 
 def layers_manifest(puzzle):
@@ -36,6 +38,10 @@ def all_outputs():
         ]
     for puzzle in symmetric_puzzles():
         outputs.append(f"{RESULTS}/{puzzle}/summary_symmetry.csv")
+    for entry in config["problem_sets"]:
+        outputs.append(
+            f"{RESULTS}/{entry['puzzle']}/problems/{entry['queries']}_k{entry['k']}.txt"
+        )
     return outputs
 
 

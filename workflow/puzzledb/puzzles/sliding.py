@@ -137,6 +137,16 @@ class SlidingPuzzle(Puzzle):
     def goal_ranks(self):
         return np.array([self.rank(self.goal)], dtype=np.uint64)
 
+    def query_sets(self):
+        """Distinct tiles: 'blank-at-goal', every position with the blank where the goal has
+        it, one block of ranks because the blank's cell is the rank's leading digit."""
+        if not self.distinct:
+            return {}
+        blank = int(np.flatnonzero(self.goal == 0)[0])
+        block = self.half_factorial
+        return {"blank-at-goal": lambda: np.arange(blank * block, (blank + 1) * block,
+                                                  dtype=np.uint64)}
+
     def kernel(self):
         if self._kernel is None:
             if self.distinct:

@@ -1,0 +1,36 @@
+"""The mitm rule: a problem set from config.yaml, computed by meet-in-the-middle against the
+goal layers 0..k, agrees with the full database, and its problem file replays."""
+
+import csv
+from collections import Counter
+
+import numpy as np
+
+from conftest import run_snakemake
+from puzzledb import matching, problems, puzzles
+from puzzledb.store import LayerStore
+
+
+def test_eight_blank_at_goal_problem_set_from_layers_to_24_matches_the_full_database(tmp_path):
+    config = {
+        "puzzles": ["eight"],
+        "results": str(tmp_path / "results"),
+        "problem_sets": [{"puzzle": "eight", "queries": "blank-at-goal", "k": 24,
+                          "per_distance": 3}],
+    }
+    run_snakemake(tmp_path, config)
+    out = tmp_path / "results" / "eight" / "problems"
+    puzzle = puzzles.get("eight")
+    queries = matching.query_set(puzzle, "blank-at-goal")
+    assert queries.size == 20_160  # 8!/2 positions with the blank bottom right
+    full = matching.stored_distances(
+        LayerStore(tmp_path / "results" / "eight" / "layers", puzzle), queries)
+    with open(out / "blank-at-goal_k24_distribution.csv") as f:
+        table = {int(r["distance"]): int(r["count"]) for r in csv.DictReader(f)}
+    assert table == dict(Counter(full.tolist()))
+    assert max(table) == 30 and table[30] == 45
+    assert problems.check_problem_file(out / "blank-at-goal_k24.txt", puzzle) == 3 * 3
+    lengths = [p.length for p in problems.read_problems(out / "blank-at-goal_k24.txt")]
+    assert sorted(set(lengths)) == [26, 28, 30]  # distances beyond k = 24 only
+    assert (tmp_path / "results" / "eight" / "benchmarks" / "mitm_blank-at-goal_k24.tsv").exists()
+    assert np.all(full >= 0)

@@ -7,6 +7,7 @@ import numba
 import numpy as np
 import pytest
 
+from conftest import puzzledb_cli
 from puzzledb import engine, matching, problems, puzzles
 from puzzledb.puzzle import BoardError
 from puzzledb.puzzles.fourteen import (
@@ -149,7 +150,7 @@ def test_the_seeds_32_move_problems_replay_to_the_goal(puzzle):
 
 @pytest.fixture(scope="module")
 def database(puzzle, tmp_path_factory):
-    directory = tmp_path_factory.mktemp("fourteen") / "layers"
+    directory = tmp_path_factory.mktemp("results") / "fourteen" / "layers"
     report = engine.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return report, LayerStore(directory, puzzle)
 
@@ -235,3 +236,19 @@ def test_bottom_right_distances_from_the_database_reproduce_the_seeds_table(data
     table = dict(zip(values.tolist(), counts.tolist()))
     assert sum(c for d, c in table.items() if d <= 30) == SEED_UP_TO_30
     assert {d: c for d, c in table.items() if d > 30} == SEED_DOMINO_BOTTOM_RIGHT
+
+
+def test_cli_answers_fourteen_boards_in_the_seeds_notation(database):
+    _, store = database
+    results = str(store.directory.parent.parent)
+    distance = puzzledb_cli("distance", "fourteen", "14ba5e729cd638__", "--results", results)
+    assert distance.returncode == 0 and distance.stdout.strip() == "32"
+    solve = puzzledb_cli("solve", "fourteen", "14ba5e729cd638__", "--results", results)
+    boards = solve.stdout.split("\n")[:-1]
+    assert len(boards) == 33 and boards[-1] == "1234 5678 9abc de__"
+    puzzle = store.puzzle
+    for before, after in zip(boards, boards[1:]):
+        moves = moves_reference(list(puzzle.parse(before)))
+        assert list(puzzle.parse(after)) in [list(b) for b in moves]
+    count = puzzledb_cli("count", "fourteen", "14ba 5e72 9cd6 38__", "--results", results)
+    assert count.returncode == 0 and int(count.stdout) >= 1

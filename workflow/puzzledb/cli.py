@@ -55,6 +55,9 @@ def _parser():
     p.add_argument("puzzle")
     p.add_argument("ranks", nargs="+", type=int)
     p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+    for command in sub.choices.values():  # --results also after the command
+        command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
+                             help="directory holding <puzzle>/layers (default: results)")
     return parser
 
 

@@ -128,3 +128,30 @@ def test_unknown_query_set_names_the_known_ones():
     with pytest.raises(PuzzleError, match="domino-bottom-right"):
         matching.query_set(puzzles.get("fourteen"), "everything")
     assert matching.query_set(puzzles.get("fourteen"), "domino-bottom-right").size == 6_350_400
+
+
+def test_eight_renaming_maps_the_goal_onto_the_query_and_keeps_distances(eight):
+    puzzle = eight.puzzle
+    relabelling = puzzle.relabelling()
+    goal = int(puzzle.goal_ranks()[0])
+    queries = np.random.default_rng(5).choice(matching.query_set(puzzle, "blank-at-goal"), 50)
+    keys = relabelling.keys(queries)
+    assert np.array_equal(keys, queries.astype(np.int64))
+    full = matching.stored_distances(eight, queries)
+    for q, d in zip(keys.tolist(), full.tolist()):
+        assert relabelling.kernel(np.int64(goal), np.int64(q), relabelling.table) == q
+        # a neighbour of the goal renamed is a neighbour of the query
+        n = puzzle.neighbours(goal)[0]
+        renamed = int(relabelling.kernel(np.int64(n), np.int64(q), relabelling.table))
+        assert renamed in puzzle.neighbours(q)
+    assert relabelling.keys(np.array([0]))[0] == -1  # blank in the corner cell 0
+
+
+def test_eight_renaming_with_layers_to_12_agrees_with_the_database_also_beyond_2k(eight,
+                                                                                   tmp_path):
+    layers = goal_layers_only(eight, 12, tmp_path)
+    queries = np.random.default_rng(8).choice(
+        matching.query_set(eight.puzzle, "blank-at-goal"), 300, replace=False)
+    full = matching.stored_distances(eight, queries)
+    assert full.max() > 2 * 12  # these take the general search after renaming finds nothing
+    assert np.array_equal(matching.distances(layers, queries), full)

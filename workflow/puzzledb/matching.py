@@ -233,8 +233,7 @@ def distances(layers, queries, relabel=True, limit=None, log=None):
     if not layers.puzzle.reversible:
         raise PuzzleError(f"{layers.puzzle.name}: matching needs a reversible puzzle")
     queries = np.asarray(queries, dtype=np.uint64).view(np.int64)
-    relabelling = layers.puzzle.relabelling() if (
-        relabel and hasattr(layers.puzzle, "relabelling")) else None
+    relabelling = layers.puzzle.relabelling() if relabel else None
     out = np.empty(queries.size, dtype=np.int16)
     started = time.perf_counter()
     # in batches, so that the per-query working arrays stay small
@@ -258,7 +257,8 @@ def _distances_batch(layers, queries, relabelling, limit):
         fast = keys >= 0
         found_j, _ = _relabelled_matches(layers, relabelling, queries[todo[fast]], keys[fast])
         out[todo[fast]] = np.where(found_j >= 0, found_j + layers.k, -1)
-        general = todo[~fast]
+        # renaming reaches D <= 2k; beyond that the general search has no such limit
+        general = todo[~fast | (out[todo] < 0)]
     for i in general:
         out[i] = _forward_search(layers, int(queries[i]), limit)[0]
     return out
@@ -287,8 +287,7 @@ def optimal_route(layers, rank, relabel=True, limit=None):
         return descend(layers, rank, depth)
     if layers.complete:
         raise PuzzleError(f"{layers.puzzle.name}: state {rank} is unreachable")
-    relabelling = layers.puzzle.relabelling() if (
-        relabel and hasattr(layers.puzzle, "relabelling")) else None
+    relabelling = layers.puzzle.relabelling() if relabel else None
     if relabelling is not None:
         key = int(relabelling.keys(np.array([rank]))[0])
         if key >= 0:
@@ -296,14 +295,12 @@ def optimal_route(layers, rank, relabel=True, limit=None):
             found_j, found_x = _relabelled_matches(layers, relabelling, query,
                                                    np.array([key], dtype=np.int64))
             j, x = int(found_j[0]), int(found_x[0])
-            if j < 0:
-                raise PuzzleError(f"{layers.puzzle.name}: state {rank} is more than "
-                                  f"{2 * layers.k} moves from the goal")
-            # the goal -> x path renamed is a path q -> (x renamed), which lies in layer k
-            table = relabelling.table
-            renamed = [int(relabelling.kernel(np.int64(s), np.int64(key), table))
-                       for s in reversed(descend(layers, x, j))]
-            return renamed + descend(layers, renamed[-1], layers.k)[1:]
+            if j >= 0:  # else more than 2k moves away: the general search below
+                # the goal -> x path renamed is a path q -> (x renamed), in layer k
+                table = relabelling.table
+                renamed = [int(relabelling.kernel(np.int64(s), np.int64(key), table))
+                           for s in reversed(descend(layers, x, j))]
+                return renamed + descend(layers, renamed[-1], layers.k)[1:]
     distance, spheres, met = _forward_search(layers, rank, limit)
     if distance < 0:
         raise PuzzleError(f"{layers.puzzle.name}: state {rank} is out of reach")

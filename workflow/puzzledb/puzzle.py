@@ -109,6 +109,12 @@ class Puzzle:
         name -> function returning their sorted ranks.  None by default."""
         return {}
 
+    def relabelling(self):
+        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
+        for meet-in-the-middle matching (see matching.py and SlidingRelabelling); None when
+        the puzzle has none."""
+        return None
+
     def work_length(self):
         return self.work_size if self.work_size is not None else self.cells
 

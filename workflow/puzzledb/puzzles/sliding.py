@@ -76,6 +76,7 @@ class SlidingPuzzle(Puzzle):
             self.weights, self.size = multiset_weights(self.counts)
             self.work_size = 2 * self.counts.size
         self._kernel = None
+        self._relabelling = None
 
     def definition(self):
         return {
@@ -146,6 +147,13 @@ class SlidingPuzzle(Puzzle):
         block = self.half_factorial
         return {"blank-at-goal": lambda: np.arange(blank * block, (blank + 1) * block,
                                                   dtype=np.uint64)}
+
+    def relabelling(self):
+        """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
+        SlidingRelabelling); None for pieces that repeat."""
+        if self.distinct and self._relabelling is None:
+            self._relabelling = SlidingRelabelling(self)  # compiled once per puzzle
+        return self._relabelling
 
     def kernel(self):
         if self._kernel is None:
@@ -220,6 +228,46 @@ def _multiset_kernel(adjacent, counts, weights):
         return moves
 
     return neighbours
+
+
+class SlidingRelabelling:
+    """Tile renaming for matching.py.  Moves depend only on where the blank is, so renaming
+    the tiles maps paths to paths: a query q with its blank where the goal has it is the goal
+    renamed by s (s(goal[i]) = q[i]), and the states j moves from q are the goal's layer j
+    renamed by s.  s is even (q and the goal have the same blank cell, hence the same
+    parity), so renamed states stay reachable.  The key of such a query is its own rank;
+    kernel(rank, key, table) renames a state by the query `key` (table is unused)."""
+
+    def __init__(self, puzzle):
+        self.goal_blank = int(np.flatnonzero(puzzle.goal == 0)[0])
+        self.block = puzzle.half_factorial
+        self.kernel = _relabel_kernel(puzzle.goal, puzzle.half_factorial,
+                                      puzzle.parity_of_blank)
+        self.table = np.zeros((1, 1), dtype=np.int16)
+
+    def keys(self, ranks):
+        ranks = np.asarray(ranks, dtype=np.int64)
+        return np.where(ranks // self.block == self.goal_blank, ranks, -1)
+
+
+def _relabel_kernel(goal, half_factorial, parity_of_blank):
+    cells = goal.size
+
+    @njit(nogil=True)
+    def relabel(rank, key, table):
+        work = np.empty(3 * cells, dtype=np.int64)
+        query = work[:cells]
+        state = work[cells:2 * cells]
+        rename = work[2 * cells:]
+        permutation_unrank(key, half_factorial, parity_of_blank, query)
+        permutation_unrank(rank, half_factorial, parity_of_blank, state)
+        for i in range(cells):
+            rename[goal[i]] = query[i]  # the blank maps to itself
+        for c in range(cells):
+            state[c] = rename[state[c]]
+        return permutation_rank(state, half_factorial)
+
+    return relabel
 
 
 def _permutation_kernel(adjacent, half_factorial, parity_of_blank):

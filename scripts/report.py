@@ -3,7 +3,7 @@
 import os
 import sys
 
-from puzzledb import analysis, puzzles
+from puzzledb import analysis, problems, puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 report_dir = os.path.dirname(snakemake.output[0])
@@ -27,4 +27,9 @@ for name, summary, antipodes, plot in zip(
         symmetry = (analysis.read_symmetry_summary(orbit_summary), read_lines(orbit_antipodes))
     entries.append((puzzles.get(name), analysis.read_summary(summary), read_lines(antipodes),
                     os.path.relpath(plot, report_dir), symmetry))
-analysis.write_report(entries, snakemake.output[0])
+problem_sets = [
+    (entry, problems.read_distribution(table),
+     os.path.relpath(table.removesuffix("_distribution.csv") + ".txt", report_dir))
+    for entry, table in zip(snakemake.params.problem_sets, snakemake.input.problem_sets)
+]
+analysis.write_report(entries, snakemake.output[0], problem_sets)

@@ -34,3 +34,5 @@ def test_eight_blank_at_goal_problem_set_from_layers_to_24_matches_the_full_data
     assert sorted(set(lengths)) == [26, 28, 30]  # distances beyond k = 24 only
     assert (tmp_path / "results" / "eight" / "benchmarks" / "mitm_blank-at-goal_k24.tsv").exists()
     assert np.all(full >= 0)
+    report = (tmp_path / "results" / "report.html").read_text()
+    assert "Problem set eight: blank-at-goal, matched against layers 0..24" in report

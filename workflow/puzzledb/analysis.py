@@ -111,9 +111,10 @@ def plot_depths(rows, title, path):
     os.replace(tmp, path)
 
 
-def write_report(entries, path):
+def write_report(entries, path, problem_sets=()):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
-    symmetry) where symmetry is None or (symmetry summary rows, antipode boards per orbit)."""
+    symmetry) where symmetry is None or (symmetry summary rows, antipode boards per orbit);
+    problem_sets: (config entry, distribution rows, problem file name relative to path)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -144,6 +145,15 @@ def write_report(entries, path):
             + (f"<td>{orbits[d]:,}</td>" if orbits else "") + "</tr>"
             for d, c, t in rows
         )
+        parts.append("</table>")
+    for entry, rows, problem_file in problem_sets:
+        title = f"{entry['puzzle']}: {entry['queries']}, matched against layers 0..{entry['k']}"
+        parts.append(f"<h2>Problem set {html.escape(title)}</h2>")
+        parts.append(f"<p>{rows[-1][2]:,} positions; the hardest need {rows[-1][0]} moves. "
+                     f"Problems with optimal routes: <a href='{html.escape(problem_file)}'>"
+                     f"{html.escape(problem_file)}</a>.</p>")
+        parts.append("<table><tr><th>distance</th><th>count</th><th>cumulative</th></tr>")
+        parts.extend(f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td></tr>" for d, c, t in rows)
         parts.append("</table>")
     write_atomic(path, "\n".join(parts) + "\n")
 

@@ -15,6 +15,7 @@ route  -- the blank's cell after each move, '|'-separated, `length` entries; whe
           there; after the last the board is the goal.
 """
 
+import csv
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +52,13 @@ def write_distribution(path, distances):
         total += c
         lines.append(f"{d},{c},{total}")
     write_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_distribution(path):
+    """(distance, count, cumulative) rows of a distribution CSV."""
+    with open(path) as f:
+        return [(int(r["distance"]), int(r["count"]), int(r["cumulative"]))
+                for r in csv.DictReader(f)]
 
 
 def select_problems(ranks, distances, per_distance=200, min_distance=None, seed=0):

@@ -49,6 +49,7 @@ rule report:
         symmetry_antipodes=expand(
             f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
         ),
+        problem_sets=[problem_files(entry)[0] for entry in config["problem_sets"]],
     output:
         f"{RESULTS}/report.html",
     log:
@@ -56,6 +57,7 @@ rule report:
     params:
         puzzles=config["puzzles"],
         symmetric=symmetric_puzzles(),
+        problem_sets=config["problem_sets"],
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -39,10 +39,14 @@ def all_outputs():
     for puzzle in symmetric_puzzles():
         outputs.append(f"{RESULTS}/{puzzle}/summary_symmetry.csv")
     for entry in config["problem_sets"]:
-        outputs.append(
-            f"{RESULTS}/{entry['puzzle']}/problems/{entry['queries']}_k{entry['k']}.txt"
-        )
+        outputs += problem_files(entry)
     return outputs
+
+
+def problem_files(entry):
+    """The distribution table and the problem file of one problem set."""
+    stem = f"{RESULTS}/{entry['puzzle']}/problems/{entry['queries']}_k{entry['k']}"
+    return [f"{stem}_distribution.csv", f"{stem}.txt"]
 
 
 def search_mem_mb(wildcards):

@@ -5,6 +5,7 @@ look puzzles up here and nowhere else.
 """
 
 from ..puzzle import PuzzleError
+from .flipit import FlipItPuzzle
 from .fourteen import FourteenPuzzle
 from .sliding import SlidingPuzzle
 
@@ -24,6 +25,8 @@ _FACTORIES = {
         "eleven", 4, 3, "1234 5678 9ab0", "the 11-puzzle, 4 wide and 3 high (12!/2 states)",
     ),
     "fourteen": FourteenPuzzle,
+    "flipit-square": lambda: FlipItPuzzle(diagonal=False),
+    "flipit-square-diagonal": lambda: FlipItPuzzle(diagonal=True),
 }
 
 _cache = {}

@@ -7,6 +7,7 @@ look puzzles up here and nowhere else.
 from ..puzzle import PuzzleError
 from .flipit import FlipItPuzzle
 from .fourteen import FourteenPuzzle
+from .pegs import PegSolitaire, english_board, hoppers_board, triangle_board
 from .sliding import SlidingPuzzle
 
 _FACTORIES = {
@@ -27,6 +28,18 @@ _FACTORIES = {
     "fourteen": FourteenPuzzle,
     "flipit-square": lambda: FlipItPuzzle(diagonal=False),
     "flipit-square-diagonal": lambda: FlipItPuzzle(diagonal=True),
+    "hoppers": lambda: PegSolitaire(
+        "hoppers", "Hoppers: 13-hole peg solitaire, diagonal and long orthogonal jumps, "
+        "centre empty at the start (seed 004)", hoppers_board(), start_hole=6,
+    ),
+    "english33": lambda: PegSolitaire(
+        "english33", "the English 33-hole peg solitaire board, centre empty at the start",
+        english_board(), start_hole=16,
+    ),
+    "triangle15": lambda: PegSolitaire(
+        "triangle15", "the 15-hole triangular peg solitaire board, top hole empty at the start",
+        triangle_board(), start_hole=0,
+    ),
 }
 
 _cache = {}

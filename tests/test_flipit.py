@@ -102,6 +102,14 @@ def test_with_diagonal_jumps_the_same_start_needs_18_moves_and_the_solution_repl
     replay(boards, diagonal=True)
 
 
+def test_all_black_starts_need_19_or_22_moves_and_17_or_18_with_diagonals(square, diagonal):
+    starts = ["".join("S" if c == empty else "B" for c in range(16)) for empty in range(16)]
+    centre = {5, 6, 9, 10}
+    assert [square.distance(b) for b in starts] == [22 if e in centre else 19 for e in range(16)]
+    assert [diagonal.distance(b) for b in starts] == [18 if e in centre else 17
+                                                      for e in range(16)]
+
+
 def test_the_seeds_published_solution_is_legal_and_optimal_at_every_step(square):
     replay(SEED_SOLUTION, diagonal=False)
     assert [square.distance(b) for b in SEED_SOLUTION] == list(range(22, -1, -1))

@@ -1,12 +1,25 @@
 """Tree search for positions beyond a database: iterative deepening and IDA*.
 
-Both are one function: IDA* with an admissible lower bound (never more than the true
-distance), and iterative deepening when the bound is zero.  States are any hashable
-values; a puzzle supplies successors(state) -> (move, state) pairs and a goal test.
-An optimal path never visits a state twice, so states already on the path are skipped.
+Both are one function, `ida_star`: IDA* with an admissible lower bound (never more than the
+true distance), and iterative deepening when the bound is zero.  `solve` runs it on any
+puzzle with a move kernel; `lower_bound` builds the bounds (Manhattan distance, the flip-it
+corner bound, pattern databases: stored depth databases of an abstraction) and their max.
 """
 
+import time
 from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from . import puzzles
+from .database import DepthDatabase
+from .puzzle import Puzzle, PuzzleError
+from .puzzles.flipit import FlipItPuzzle, corner_bound_kernel
+from .puzzles.sliding import SlidingPuzzle
+from .ranking import multiset_rank, multiset_unrank, permutation_rank, permutation_unrank
+
+SEARCHES = ("ida", "iddfs")
 
 
 @dataclass
@@ -17,48 +30,458 @@ class SearchResult:
 
 
 def ida_star(start, successors, is_goal, lower_bound=None, max_length=255,
-             all_solutions=False, limit=None):
+             all_solutions=False, limit=None, with_bounds=False):
     """Optimal solutions from start by IDA* (iterative deepening if lower_bound is None).
 
-    all_solutions: finish the last iteration to collect every optimal solution (at most
-    `limit` of them); otherwise stop at the first."""
+    States are any hashable values; successors(state) gives (move, state) pairs, or with
+    with_bounds=True (move, state, bound) triples whose bound is lower_bound(state) computed
+    along with the moves (solve does both in one compiled call); lower_bound is then called
+    on the start only.  An optimal path never visits a state twice, so states already on
+    the path are skipped.  all_solutions: finish the last iteration to collect every optimal
+    solution (at most `limit` of them); otherwise stop at the first."""
     bound_of = lower_bound or (lambda state: 0)
+    if with_bounds:
+        expand = successors
+    else:
+        def expand(state):
+            return [(move, following, bound_of(following))
+                    for move, following in successors(state)]
     result = SearchResult(None)
     path_moves = []
     on_path = {start}
+    nodes = 0
+    inf = float("inf")
 
     def search(state, cost, bound):
-        """The smallest f above bound seen below state; solutions go to result."""
-        f = cost + bound_of(state)
-        if f > bound:
-            return f
-        result.nodes += 1
+        """Expand state, whose f is within bound; the smallest f above bound seen below it,
+        or None when a solution was found and the search is to stop."""
+        nonlocal nodes
+        nodes += 1
         if is_goal(state):
             result.solutions.append(list(path_moves))
             return None
-        smallest = float("inf")
-        for move, following in successors(state):
+        smallest = inf
+        cost += 1
+        for move, following, h in expand(state):
+            f = cost + h
+            if f > bound:  # pruned here rather than in a call: most successors are
+                if f < smallest:
+                    smallest = f
+                continue
             if following in on_path:
                 continue
             on_path.add(following)
             path_moves.append(move)
-            found = search(following, cost + 1, bound)
+            found = search(following, cost, bound)
             path_moves.pop()
             on_path.discard(following)
             if found is None:
                 if not all_solutions or (limit is not None and len(result.solutions) >= limit):
                     return None
-            else:
-                smallest = min(smallest, found)
+            elif found < smallest:
+                smallest = found
         return None if result.solutions and all_solutions else smallest
 
     bound = bound_of(start)
-    while bound <= max_length:
-        following = search(start, 0, bound)
-        if result.solutions:
-            result.length = bound
-            return result
-        if following == float("inf"):
-            return result
-        bound = following
-    return result
+    try:
+        while bound <= max_length:
+            following = search(start, 0, bound)
+            if result.solutions:
+                result.length = bound
+                return result
+            if following == inf:
+                return result
+            bound = following
+        return result
+    finally:
+        result.nodes = nodes
+
+
+# --- solving a puzzle's positions ------------------------------------------------------------
+#
+# States are ranks (Python ints) and successors come from the puzzle's numba kernel, the same
+# one the BFS uses: every puzzle with a kernel can be searched, moves are right by the same
+# tests that check the databases, and a state costs one int in the path set.  A lower bound
+# is a compiled function of the rank (it unranks into a scratch array it is given).
+
+
+@dataclass
+class Solved:
+    """Optimal solutions of one position, as rank paths from the start to a goal."""
+
+    puzzle: Puzzle
+    length: int
+    paths: list  # lists of ranks, start first, a goal last
+    nodes: int  # states expanded by the search, all iterations
+    seconds: float
+
+    @property
+    def solutions(self):
+        """Each solution as board strings, the start first and a goal last."""
+        return [[self.puzzle.decode(r) for r in path] for path in self.paths]
+
+
+def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False, limit=None,
+          results="results", max_length=255):
+    """Optimal solutions of a board by tree search, without the puzzle's own database.
+
+    search: "ida" (IDA* with `heuristic`, by default the puzzle's own bound, see
+    default_heuristic) or "iddfs" (plain iterative deepening, no heuristic).
+    heuristic: a lower_bound spec such as "manhattan", "pdb:fifteen-6colour", or several
+    joined by commas (their max).  all_solutions: every optimal solution (at most limit)."""
+    puzzle = puzzles.get(puzzle) if isinstance(puzzle, str) else puzzle
+    if puzzle.graded or not puzzle.reversible:
+        raise PuzzleError(f"{puzzle.name}: tree search needs a puzzle whose layers start at "
+                          f"its goal (this one grows from its start position)")
+    if search not in SEARCHES:
+        raise PuzzleError(f"unknown search {search!r}; use one of {', '.join(SEARCHES)}")
+    if search == "iddfs" and heuristic:
+        raise PuzzleError("iterative deepening (--search iddfs) uses no heuristic; "
+                          "use --search ida with --heuristic")
+    if search == "ida":
+        heuristic = heuristic or default_heuristic(puzzle)
+    bound = lower_bound(puzzle, heuristic, results) if search == "ida" else None
+    start = puzzle.board_rank(board_text)
+    goals = {int(g) for g in puzzle.goal_ranks()}
+    began = time.perf_counter()
+    found = ida_star(start, _successors(puzzle, bound), goals.__contains__, bound,
+                     max_length=max_length, all_solutions=all_solutions, limit=limit,
+                     with_bounds=True)
+    seconds = time.perf_counter() - began
+    if found.length is None:
+        raise PuzzleError(f"{puzzle.name}: board {board_text!r} has no solution "
+                          f"within {max_length} moves")
+    paths = [[start, *moves] for moves in found.solutions]  # a move is the state it reaches
+    return Solved(puzzle, found.length, paths, found.nodes, seconds)
+
+
+def _successors(puzzle, bound=None):
+    """successors(rank) -> [(rank, rank, bound), ...]: the neighbours from the puzzle's
+    kernel and their lower bounds (0 without a bound), in one compiled call.  A move is
+    named by the state it reaches, so a solution's moves are its path."""
+    bound = bound or LowerBound("zero", _zero, 1)
+    expand = _expander(puzzle.kernel(), bound.kernel)
+    out = np.empty(max(puzzle.max_moves, 1), dtype=np.int64)
+    bounds = np.empty_like(out)
+    work = np.empty(max(puzzle.work_length(), 1), dtype=np.int64)
+    bound_work, table = bound.work, bound.table
+
+    def successors(rank):
+        count = expand(rank, out, bounds, work, bound_work, table)
+        following = out[:count].tolist()
+        return zip(following, following, bounds[:count].tolist())
+
+    return successors
+
+
+_expanders = {}
+
+
+def _expander(kernel, bound_kernel):
+    """A compiled expand(rank, out, bounds, work, bound_work, table) -> count."""
+    key = (kernel, bound_kernel)
+    if key not in _expanders:
+        @njit(nogil=True)
+        def expand(rank, out, bounds, work, bound_work, table):
+            count = kernel(rank, 0, out, work)
+            for i in range(count):
+                # smallest bound first (insertion sort of a few moves): in the last
+                # iteration a solution tends to come sooner
+                r = out[i]
+                h = bound_kernel(r, bound_work, table)
+                j = i
+                while j > 0 and bounds[j - 1] > h:
+                    out[j] = out[j - 1]
+                    bounds[j] = bounds[j - 1]
+                    j -= 1
+                out[j] = r
+                bounds[j] = h
+            return count
+
+        _expanders[key] = expand
+    return _expanders[key]
+
+
+@njit(nogil=True)
+def _zero(rank, work, table):
+    return 0
+
+
+# --- lower bounds ------------------------------------------------------------------------------
+
+
+class LowerBound:
+    """An admissible lower bound on the moves from a rank to the goal.
+
+    Call it on one rank, or `many` on an array of ranks (for exhaustive checks).  kernel is
+    a numba function (rank, work, table) -> int; table is an array passed at every call
+    rather than baked into the compiled code (a pattern database has millions of entries)."""
+
+    def __init__(self, name, kernel, work_size, table=None):
+        self.name = name
+        self.kernel = kernel
+        self.work = np.empty(max(work_size, 1), dtype=np.int64)
+        self.table = table if table is not None else np.zeros(1, dtype=np.uint8)
+        self._many = None
+
+    def __call__(self, rank):
+        return self.kernel(rank, self.work, self.table)
+
+    def many(self, ranks):
+        """The bound of each rank, as an int64 array."""
+        if self._many is None:
+            self._many = _batch(self.kernel)
+        ranks = np.asarray(ranks, dtype=np.int64)
+        out = np.empty(ranks.size, dtype=np.int64)
+        self._many(ranks, self.work, self.table, out)
+        return out
+
+    def __repr__(self):
+        return f"<lower bound {self.name}>"
+
+
+class MaxBound(LowerBound):
+    """The largest of several admissible bounds, admissible as each of them is: one
+    compiled kernel over the tuples of their scratch arrays and tables."""
+
+    def __init__(self, bounds):
+        bounds = list(bounds)
+        kernel, work, table = bounds[0].kernel, bounds[0].work, bounds[0].table
+        for b in bounds[1:]:
+            kernel, work, table = _max_kernel(kernel, b.kernel), (work, b.work), (table, b.table)
+        self.name = ",".join(b.name for b in bounds)
+        self.bounds = bounds
+        self.kernel, self.work, self.table = kernel, work, table
+        self._many = None
+
+
+def _max_kernel(f, g):
+    @njit(nogil=True)
+    def kernel(rank, work, table):
+        return max(f(rank, work[0], table[0]), g(rank, work[1], table[1]))
+
+    return kernel
+
+
+def _batch(kernel):
+    @njit(nogil=True)
+    def many(ranks, work, table, out):
+        for i in range(ranks.size):
+            out[i] = kernel(ranks[i], work, table)
+
+    return many
+
+
+def default_heuristic(puzzle):
+    """The bound IDA* uses when none is named: Manhattan distance for sliding puzzles, the
+    corner bound for flip-it; PuzzleError for a puzzle that has none."""
+    if isinstance(puzzle, SlidingPuzzle):
+        return "manhattan"
+    if isinstance(puzzle, FlipItPuzzle):
+        return "corner"
+    raise PuzzleError(f"{puzzle.name}: no lower bound is known; use --search iddfs "
+                      f"or --heuristic pdb:<puzzle>")
+
+
+_bounds = {}
+
+
+def lower_bound(puzzle, spec, results="results"):
+    """The bound named by spec: "manhattan" (sliding puzzles), "corner" (flip-it),
+    "pdb:<puzzle>" (the stored database of an abstraction, read from results), or several
+    of them joined by commas, combined by max."""
+    parts = [p.strip() for p in str(spec).split(",") if p.strip()]
+    if not parts:
+        raise PuzzleError(f"empty heuristic {spec!r}")
+    bounds = []
+    for part in parts:
+        key = (puzzle, part, str(results) if part.startswith("pdb:") else None)
+        if key not in _bounds:  # built once: compiling and loading take a while
+            _bounds[key] = _build_bound(puzzle, part, results)
+        bounds.append(_bounds[key])
+    if len(bounds) == 1:
+        return bounds[0]
+    key = (puzzle, tuple(b.name for b in bounds), str(results))
+    if key not in _bounds:
+        _bounds[key] = MaxBound(bounds)
+    return _bounds[key]
+
+
+def _build_bound(puzzle, part, results):
+    if part == "manhattan" and isinstance(puzzle, SlidingPuzzle):
+        return manhattan(puzzle)
+    if part == "corner" and isinstance(puzzle, FlipItPuzzle):
+        return corner(puzzle)
+    if part.startswith("pdb:"):
+        with DepthDatabase.open(part[4:], results) as db:
+            return pattern_database(puzzle, db)
+    raise PuzzleError(f"{puzzle.name}: unknown heuristic {part!r}; use "
+                      f"{default_heuristic_names(puzzle)} or pdb:<puzzle>")
+
+
+def default_heuristic_names(puzzle):
+    try:
+        return default_heuristic(puzzle)
+    except PuzzleError:
+        return "none built in"
+
+
+# Manhattan distance, for sliding puzzles with distinct or repeated pieces.  Admissible: a
+# move takes one piece one cell, so it lowers that piece's distance to its nearest goal cell
+# of its kind by at most one, and at the goal every such distance is zero.  With distinct
+# tiles the nearest goal cell is the tile's own: the classic Manhattan distance.
+
+
+def manhattan_costs(puzzle):
+    """costs[cell, piece]: rows plus columns from cell to the nearest goal cell of piece
+    (0 for the blank)."""
+    w = puzzle.width
+    costs = np.zeros((puzzle.cells, len(puzzle.symbols)), dtype=np.int64)
+    for piece in range(1, len(puzzle.symbols)):
+        targets = np.flatnonzero(puzzle.goal == piece)
+        for cell in range(puzzle.cells):
+            costs[cell, piece] = min(abs(cell // w - t // w) + abs(cell % w - t % w)
+                                     for t in targets)
+    return costs
+
+
+def manhattan_reference(puzzle, board):
+    """Manhattan distance of a board, in plain Python (tests compare the kernel with it)."""
+    w = puzzle.width
+    goal = [int(p) for p in puzzle.goal]
+    total = 0
+    for cell, piece in enumerate(int(p) for p in board):
+        if piece:
+            total += min(abs(cell // w - t // w) + abs(cell % w - t % w)
+                         for t, g in enumerate(goal) if g == piece)
+    return total
+
+
+def manhattan(puzzle):
+    costs = manhattan_costs(puzzle)
+    cells = puzzle.cells
+    unrank = _sliding_unrank(puzzle)
+
+    @njit(nogil=True)
+    def kernel(rank, work, table):
+        unrank(rank, work)
+        total = 0
+        for c in range(cells):
+            total += costs[c, work[c]]
+        return total
+
+    return LowerBound("manhattan", kernel, cells)
+
+
+def _sliding_unrank(puzzle):
+    """A compiled unrank(rank, out) of a sliding puzzle, out holding puzzle.cells codes."""
+    if puzzle.distinct:
+        half, parity = puzzle.half_factorial, puzzle.parity_of_blank
+
+        @njit(nogil=True, inline="always")
+        def unrank(rank, out):
+            permutation_unrank(rank, half, parity, out)
+    else:
+        counts, weights = puzzle.counts, puzzle.weights
+
+        @njit(nogil=True, inline="always")
+        def unrank(rank, out):
+            multiset_unrank(rank, counts, weights, out)
+    return unrank
+
+
+def _sliding_rank(puzzle):
+    """A compiled rank(board) of a sliding puzzle."""
+    if puzzle.distinct:
+        half = puzzle.half_factorial
+
+        @njit(nogil=True, inline="always")
+        def rank(board):
+            return permutation_rank(board, half)
+    else:
+        counts, weights = puzzle.counts, puzzle.weights
+
+        @njit(nogil=True, inline="always")
+        def rank(board):
+            return multiset_rank(board, counts, weights)
+    return rank
+
+
+# The flip-it corner bound lives with its puzzle (puzzles/flipit.py, with its argument).
+
+
+def corner(puzzle):
+    @njit(nogil=True)
+    def kernel(rank, work, table):
+        return corner_bound_kernel(rank)
+
+    return LowerBound("corner", kernel, 1)
+
+
+# Pattern databases.  An abstraction colours the pieces of a sliding puzzle (tile -> colour,
+# the blank stays the blank) so that the full goal becomes the abstract puzzle's goal, on a
+# board of the same shape.  Admissible: moves depend only on where the blank is, so every
+# move maps to a move of the abstract puzzle and every solution to an abstract solution of
+# the same length; the abstract distance, read from its database, is at most the true one.
+
+
+def abstraction(puzzle, abstract, colour_of=None):
+    """The colour (abstract piece code) of each piece code of puzzle, as an int64 array.
+
+    colour_of: {piece symbol: abstract symbol}; by default read off the two goals cell by
+    cell.  PuzzleError unless it maps the blank to the blank and the goal onto the goal."""
+    if not (isinstance(puzzle, SlidingPuzzle) and isinstance(abstract, SlidingPuzzle)
+            and (puzzle.width, puzzle.height) == (abstract.width, abstract.height)):
+        raise PuzzleError(f"{abstract.name} is not an abstraction of {puzzle.name}: "
+                          f"pattern databases need two sliding puzzles of the same shape")
+    if colour_of is None:
+        colour_of = {}
+        for p, a in zip(puzzle.goal, abstract.goal):
+            symbol, colour = puzzle.symbols[p], abstract.symbols[a]
+            if colour_of.setdefault(symbol, colour) != colour:
+                raise PuzzleError(f"{abstract.name} is not an abstraction of {puzzle.name}: "
+                                  f"piece {symbol!r} would get two colours")
+    try:
+        colours = np.array([abstract.code[colour_of[s]] for s in puzzle.symbols],
+                           dtype=np.int64)
+    except KeyError as err:
+        raise PuzzleError(f"{abstract.name} is not an abstraction of {puzzle.name}: "
+                          f"no colour for piece {err.args[0]!r}") from None
+    blank_ok = colours[0] == 0 and np.count_nonzero(colours == 0) == 1
+    if not blank_ok or not np.array_equal(colours[puzzle.goal], abstract.goal):
+        raise PuzzleError(f"{abstract.name} is not an abstraction of {puzzle.name}: the "
+                          f"colouring does not map the goal onto the goal")
+    return colours
+
+
+def pattern_depths(db):
+    """The depth of every rank of a complete database, as a dense uint8 array (one byte a
+    state: 5.8 MB for fifteen-6colour), filled layer by layer through the store."""
+    size = db.puzzle.size
+    if db.total != size or db.max_depth > 254:
+        raise PuzzleError(f"{db.puzzle.name}: a pattern database needs every rank stored "
+                          f"({db.total:,} of {size:,})")
+    depths = np.full(size, 255, dtype=np.uint8)
+    for depth in range(db.max_depth + 1):
+        for ranks in db.layer(depth).iter_chunks():
+            depths[ranks.astype(np.int64)] = depth
+    return depths
+
+
+def pattern_database(puzzle, db, colour_of=None):
+    """The bound read from db, the database of an abstraction of puzzle (see abstraction)."""
+    abstract = db.puzzle
+    colours = abstraction(puzzle, abstract, colour_of)
+    depths = pattern_depths(db)
+    cells = puzzle.cells
+    unrank = _sliding_unrank(puzzle)
+    rank_abstract = _sliding_rank(abstract)
+
+    @njit(nogil=True)
+    def kernel(rank, work, table):
+        unrank(rank, work[:cells])
+        for c in range(cells):
+            work[cells + c] = colours[work[c]]
+        return np.int64(table[rank_abstract(work[cells:])])
+
+    return LowerBound(f"pdb:{abstract.name}", kernel, 2 * cells, depths)

@@ -5,6 +5,7 @@
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
     puzzledb distance <puzzle> <board>  exact distance to the goal
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line
+        [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
@@ -15,9 +16,10 @@ Errors are one line on stderr and exit status 2.
 import argparse
 import sys
 
-from . import puzzles
+from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build, memory_needed
+from .problems import problem_line
 from .puzzle import PuzzleError
 
 
@@ -37,7 +39,8 @@ def _parser():
     p = sub.add_parser("build", help="build or resume a puzzle's layers")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--memory-mb", type=int, default=None)
+    p.add_argument("--memory-mb", type=int, default=8000,
+                   help="refuse a search that needs more (default 8000, as in config.yaml)")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line"),
@@ -46,6 +49,17 @@ def _parser():
         p = sub.add_parser(name, help=text)
         p.add_argument("puzzle")
         p.add_argument("board", nargs="+", help="board string (spaces between rows allowed)")
+    p = sub.choices["solve"]
+    p.add_argument("--search", choices=solvers.SEARCHES, default=None,
+                   help="tree search instead of the database: ida (IDA*) or iddfs "
+                        "(iterative deepening)")
+    p.add_argument("--heuristic", default=None, metavar="BOUND",
+                   help="IDA*'s lower bound: manhattan, corner, pdb:<puzzle>, or several "
+                        "joined by commas (their max); default: the puzzle's own")
+    p.add_argument("--all", action="store_true",
+                   help="every optimal solution, one per line as board:length:route "
+                        "(route: the empty cell after each move)")
+    p.add_argument("--limit", type=int, default=None, help="with --all: at most this many")
     p = sub.add_parser("sample", help="positions at a depth")
     p.add_argument("puzzle")
     p.add_argument("depth", type=int)
@@ -95,6 +109,9 @@ def run(args, out=sys.stdout):
         return
     if args.command in ("distance", "solve", "count"):
         puzzle.parse(_board(args))  # a malformed board is the first thing to report
+    if args.command == "solve" and (args.search or args.heuristic or args.all):
+        _tree_search(puzzle, args, out)
+        return
     with DepthDatabase.open(puzzle.name, args.results) as db:
         if args.command == "distance":
             print(db.distance(_board(args)), file=out)
@@ -107,6 +124,25 @@ def run(args, out=sys.stdout):
             level = args.depth if puzzle.graded else 0
             for rank in db.positions_at(args.depth, args.count, args.seed):
                 print(puzzle.decode(rank, level), file=out)
+
+
+def _tree_search(puzzle, args, out):
+    """solve --search: IDA* or iterative deepening, no database of the puzzle needed (a
+    pattern database named by --heuristic is read from --results).  --heuristic or --all
+    alone mean --search ida."""
+    search = args.search or "ida"
+    solved = solvers.solve(puzzle, _board(args), search=search, heuristic=args.heuristic,
+                           all_solutions=args.all, limit=args.limit, results=args.results)
+    if args.all:
+        for path in solved.paths:
+            print(problem_line(puzzle, path), file=out)
+    else:
+        for board in solved.solutions[0]:
+            print(board, file=out)
+    count = len(solved.paths)
+    what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
+    print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "
+          f"moves, {solved.nodes:,} nodes in {solved.seconds:.2f} s", file=sys.stderr)
 
 
 def main(argv=None):

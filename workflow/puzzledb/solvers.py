@@ -114,6 +114,7 @@ class Solved:
     paths: list  # lists of ranks, start first, a goal last
     nodes: int  # states expanded by the search, all iterations
     seconds: float
+    heuristic: str | None = None  # the lower bound IDA* used, None for iddfs
 
     @property
     def solutions(self):
@@ -143,8 +144,10 @@ def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False,
     bound = lower_bound(puzzle, heuristic, results) if search == "ida" else None
     start = puzzle.board_rank(board_text)
     goals = {int(g) for g in puzzle.goal_ranks()}
+    successors = _successors(puzzle, bound)
+    successors(start), bound and bound(start)  # compile before the clock starts
     began = time.perf_counter()
-    found = ida_star(start, _successors(puzzle, bound), goals.__contains__, bound,
+    found = ida_star(start, successors, goals.__contains__, bound,
                      max_length=max_length, all_solutions=all_solutions, limit=limit,
                      with_bounds=True)
     seconds = time.perf_counter() - began
@@ -152,7 +155,8 @@ def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False,
         raise PuzzleError(f"{puzzle.name}: board {board_text!r} has no solution "
                           f"within {max_length} moves")
     paths = [[start, *moves] for moves in found.solutions]  # a move is the state it reaches
-    return Solved(puzzle, found.length, paths, found.nodes, seconds)
+    return Solved(puzzle, found.length, paths, found.nodes, seconds,
+                  bound.name if bound else None)
 
 
 def _successors(puzzle, bound=None):

@@ -22,6 +22,10 @@ _FACTORIES = {
     "eight": lambda: SlidingPuzzle(
         "eight", 3, 3, "123 456 780", "the 8-puzzle, 3x3 sliding tiles (seed 004)",
     ),
+    "fifteen": lambda: SlidingPuzzle(
+        "fifteen", 4, 4, "1234 5678 9abc def0",
+        "the 15-puzzle (16!/2 states: too many for a database; solve --search ida)",
+    ),
     "eleven": lambda: SlidingPuzzle(
         "eleven", 4, 3, "1234 5678 9ab0", "the 11-puzzle, 4 wide and 3 high (12!/2 states)",
     ),

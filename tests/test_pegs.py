@@ -5,6 +5,7 @@ checked on samples and its first layers against a plain-Python search.  The full
 counts are checked by benchmarks/bench_pegs.py."""
 
 import random
+from functools import cache
 from math import comb
 
 import numba
@@ -63,6 +64,7 @@ HOPPERS_COUNTS = [1, 4, 12, 44, 168, 390, 626, 566, 346, 144, 38, 5]
 # --- an independent move checker: holes as grid points, a jump as a displacement -----------
 
 
+@cache
 def grid(name):
     """The holes of a board as (row, column), row-major, and the displacements of a jump."""
     if name == "hoppers":
@@ -74,28 +76,29 @@ def grid(name):
     else:
         holes = [(r, c) for r in range(5) for c in range(r + 1)]
         steps = [(0, 2), (0, -2), (2, 0), (-2, 0), (2, 2), (-2, -2)]
-    return holes, steps
+    return {h: i for i, h in enumerate(holes)}, steps
 
 
 def jump(name, pegs, a, b):
     """The pegs (a set of hole numbers) after the peg at a jumps to b; None if illegal."""
-    holes, steps = grid(name)
+    index, steps = grid(name)
+    holes = list(index)
     (ra, ca), (rb, cb) = holes[a], holes[b]
     if (rb - ra, cb - ca) not in steps:
         return None
     middle = ((ra + rb) // 2, (ca + cb) // 2)
-    if middle not in holes:
+    if middle not in index:
         return None
-    over = holes.index(middle)
+    over = index[middle]
     if a not in pegs or over not in pegs or b in pegs:
         return None
     return (pegs - {a, over}) | {b}
 
 
 def start_pegs(name):
-    holes, _ = grid(name)
+    index, _ = grid(name)
     empty = {"hoppers": (2, 2), "english33": (3, 3), "triangle15": (0, 0)}[name]
-    return frozenset(i for i, h in enumerate(holes) if h != empty)
+    return frozenset(i for h, i in index.items() if h != empty)
 
 
 def successors(name, pegs):

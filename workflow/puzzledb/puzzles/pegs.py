@@ -91,6 +91,22 @@ def triangle_board():
 
 
 # --- compiled ranks over peg masks ------------------------------------------------------------
+#
+# A mask splits into its low 16 holes and the rest.  The k-peg masks with a given high part h
+# hold a contiguous run of ranks: base(h) + (colex rank of the low part among the 16-bit
+# masks with k - |h| bits), since masks of one peg count rank in numeric order.  So the low
+# part is one lookup both ways (LOW_MASKS, LOW_RANK), and only the high part needs the byte
+# tables (rank) or the bit-by-bit search (unrank).
+
+LOW_BITS = 16
+_LOW = sorted(range(1 << LOW_BITS), key=lambda m: (bin(m).count("1"), m))
+LOW_MASKS = np.array(_LOW, dtype=np.uint16)  # the masks by bit count, then numerically
+LOW_START = np.cumsum([0] + [comb(LOW_BITS, j) for j in range(LOW_BITS + 1)]).astype(np.int64)
+LOW_RANK = np.empty(1 << LOW_BITS, dtype=np.uint16)  # a mask's index among those of its count
+LOW_RANK[LOW_MASKS] = np.arange(1 << LOW_BITS) - LOW_START[
+    np.array([bin(m).count("1") for m in _LOW])]
+del _LOW
+LOW_PART = np.uint64((1 << LOW_BITS) - 1)
 
 
 def rank_tables(holes):
@@ -108,10 +124,10 @@ def rank_tables(holes):
 
 
 @njit(nogil=True, inline="always")
-def _rank(mask, table):
+def _high_rank(mask, below, table):
+    """The rank contribution of the pegs above the low part, `below` pegs under them."""
     r = 0
-    below = 0
-    for b in range(BYTES):
+    for b in range(LOW_BITS // 8, BYTES):
         v = (mask >> np.uint64(8 * b)) & np.uint64(255)
         if v:
             r += table[b, v, below]
@@ -120,18 +136,41 @@ def _rank(mask, table):
 
 
 @njit(nogil=True, inline="always")
+def _rank(mask, table):
+    low = mask & LOW_PART
+    return np.int64(LOW_RANK[low]) + _high_rank(mask, np.int64(popcount(low)), table)
+
+
+@njit(nogil=True, inline="always")
 def _unrank(rank, pegs, holes):
-    """The mask of the given rank among those with `pegs` pegs: from the top hole down, a
-    peg wherever C(hole, pegs left) still fits in the rank (branch-free: the outcome of
-    the comparison is unpredictable, so a branch would mispredict about once a peg)."""
+    """The mask of the given rank among those with `pegs` pegs: from the top hole down to
+    the low part, a peg wherever C(hole, pegs left) still fits in the rank (branch-free: the
+    outcome of the comparison is unpredictable), then the low part by lookup."""
     mask = np.uint64(0)
     k = pegs
-    for p in range(holes - 1, -1, -1):
-        c = BINOM[p, k]  # C(p, 0) = 1 > the rank left once every peg is placed
+    for p in range(holes - 1, LOW_BITS - 1, -1):
+        c = BINOM[p, k]
         take = np.int64(c <= rank)
         rank -= c * take
         mask |= np.uint64(take) << np.uint64(p)
         k -= take
+    return mask | np.uint64(LOW_MASKS[LOW_START[k] + rank])
+
+
+@njit(nogil=True, inline="always")
+def _unrank_near(rank, pegs, holes, table, cache):
+    """_unrank for ranks that come in ascending order (the engine scans a layer word by
+    word): cache[0] keeps the high part of the last mask, and a rank in its run of ranks
+    needs only the low lookup.  The run is recomputed from the high part alone, so whatever
+    the cache holds (it starts as garbage) the answer is exact."""
+    high = np.uint64(cache[0])
+    low_pegs = pegs - np.int64(popcount(high))
+    if 0 <= low_pegs <= LOW_BITS and high & LOW_PART == 0 and high >> np.uint64(holes) == 0:
+        base = _high_rank(high, low_pegs, table)
+        if base <= rank < base + BINOM[LOW_BITS, low_pegs]:
+            return high | np.uint64(LOW_MASKS[LOW_START[low_pegs] + rank - base])
+    mask = _unrank(rank, pegs, holes)
+    cache[0] = np.int64(mask & ~LOW_PART)
     return mask
 
 
@@ -165,7 +204,7 @@ def _kernel(board, table, holes, start_pegs):
 
     @njit(nogil=True)
     def neighbours(rank, level, out, work):
-        pegs = pdep(_unrank(rank, start_pegs - level, holes), on_grid)
+        pegs = pdep(_unrank_near(rank, start_pegs - level, holes, table, work), on_grid)
         k = 0
         for d in range(shifts.size):
             s = shifts[d]
@@ -202,15 +241,18 @@ def symmetry_tables(perms):
 @njit(nogil=True, parallel=True)
 def _canonical(ranks, pegs, holes, images, table):
     out = np.empty(ranks.size, dtype=np.uint64)
-    for i in prange(ranks.size):
-        mask = _unrank(np.int64(ranks[i]), pegs, holes)
-        best = np.int64(ranks[i])
-        for s in range(images.shape[0]):
-            image = np.uint64(0)
-            for b in range(BYTES):
-                image |= images[s, b, (mask >> np.uint64(8 * b)) & np.uint64(255)]
-            best = min(best, _rank(image, table))
-        out[i] = best
+    step = 4096  # runs of ascending ranks, so that _unrank_near mostly looks up
+    for chunk in prange((ranks.size + step - 1) // step):
+        cache = np.zeros(1, dtype=np.int64)
+        for i in range(chunk * step, min(ranks.size, (chunk + 1) * step)):
+            mask = _unrank_near(np.int64(ranks[i]), pegs, holes, table, cache)
+            best = np.int64(ranks[i])
+            for s in range(images.shape[0]):
+                image = np.uint64(0)
+                for b in range(BYTES):
+                    image |= images[s, b, (mask >> np.uint64(8 * b)) & np.uint64(255)]
+                best = min(best, _rank(image, table))
+            out[i] = best
     return out
 
 

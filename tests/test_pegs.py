@@ -12,6 +12,7 @@ import numba
 import numpy as np
 import pytest
 
+from conftest import puzzledb_cli
 from puzzledb import engine, puzzles
 from puzzledb.database import DepthDatabase, layer_directory
 from puzzledb.puzzle import BoardError, Puzzle
@@ -370,3 +371,26 @@ def test_hoppers_has_no_solution_in_6_moves_whatever_the_first_move():
 def test_a_first_move_that_is_no_move_from_the_start_is_a_board_error():
     with pytest.raises(BoardError, match="not a move"):
         puzzles.get("hoppers").solutions_by_moves(6, first_move=(1, 6))
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(results):
+    run = puzzledb_cli("peg-solutions", "hoppers", "--first", "0,6")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert sorted(lines) == sorted(SEED_HOPPERS_SOLUTIONS)
+    for line in lines:  # the printed notation itself replays to one peg in the centre
+        moves = [tuple(int(h) for h in m.split(",")) for m in line.strip("()").split(")(")]
+        assert replay("hoppers", moves) == {6}
+    assert "18 solutions of 7 moves" in run.stderr
+    run = puzzledb_cli("distance", "hoppers", "o.. .. ... .. ..o", "--results", str(results))
+    assert run.stdout == "10\n"  # two pegs left: ten jumps from the start
+    run = puzzledb_cli("distance", "hoppers", ".o. .. ... .. .o.", "--results", str(results))
+    assert run.returncode == 2 and "unreachable" in run.stderr
+    assert run.stderr.count("\n") == 1
+    run = puzzledb_cli("sample", "hoppers", "11", "--results", str(results))
+    assert run.stdout.splitlines() == [
+        "o.. .. ... .. ...", "..o .. ... .. ...", "... .. .o. .. ...",
+        "... .. ... .. o..", "... .. ... .. ..o"]

@@ -9,6 +9,8 @@
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
+    puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
+        [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
 Errors are one line on stderr and exit status 2.
 """
@@ -69,6 +71,14 @@ def _parser():
     p.add_argument("puzzle")
     p.add_argument("ranks", nargs="+", type=int)
     p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+    p = sub.add_parser("peg-solutions", help="shortest peg-solitaire solutions in moves "
+                       "(a chain of jumps by one peg is one move), as (0,6)(9,3)(2,0,6)...")
+    p.add_argument("puzzle")
+    p.add_argument("--first", default=None, metavar="HOLES",
+                   help="fix the first move: the holes its peg visits, e.g. 0,6")
+    p.add_argument("--finish", type=int, default=None, metavar="HOLE",
+                   help="the hole of the last peg (default: the hole empty at the start)")
+    p.add_argument("--one", action="store_true", help="stop at the first solution")
     for command in sub.choices.values():  # --results also after the command
         command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
                              help="directory holding <puzzle>/layers (default: results)")
@@ -107,6 +117,9 @@ def run(args, out=sys.stdout):
         for rank in args.ranks:
             print(puzzle.decode(rank, args.level), file=out)
         return
+    if args.command == "peg-solutions":
+        _peg_solutions(puzzle, args, out)
+        return
     if args.command in ("distance", "solve", "count"):
         puzzle.parse(_board(args))  # a malformed board is the first thing to report
     if args.command == "solve" and (args.search or args.heuristic or args.all):
@@ -143,6 +156,31 @@ def _tree_search(puzzle, args, out):
     what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
     print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "
           f"moves, {solved.nodes:,} nodes in {solved.seconds:.2f} s", file=sys.stderr)
+
+
+def _peg_solutions(puzzle, args, out):
+    """peg-solutions: iterative deepening over moves (pegs.PegSolitaire.solutions_by_moves);
+    meant for small boards such as hoppers."""
+    from .puzzles.pegs import PegSolitaire, format_moves
+
+    if not isinstance(puzzle, PegSolitaire):
+        raise PuzzleError(f"{puzzle.name} is not a peg-solitaire puzzle")
+    first = None
+    if args.first is not None:
+        try:
+            first = tuple(int(h) for h in args.first.strip("()").split(","))
+        except ValueError:
+            raise PuzzleError(f"--first {args.first!r}: give the holes of a move, e.g. 0,6")
+    finish = puzzle.start_hole if args.finish is None else args.finish
+    if not 0 <= finish < puzzle.cells:
+        raise PuzzleError(f"{puzzle.name}: --finish {finish}: holes are 0..{puzzle.cells - 1}")
+    result = puzzle.solutions_by_moves(finish, first_move=first, all_solutions=not args.one)
+    if result.length is None:
+        raise PuzzleError(f"{puzzle.name}: no way to leave one peg at hole {finish}")
+    for moves in result.solutions:
+        print(format_moves(moves), file=out)
+    count = len(result.solutions)
+    print(f"{count} solution{'s' * (count != 1)} of {result.length} moves", file=sys.stderr)
 
 
 def main(argv=None):

@@ -296,6 +296,7 @@ def test_hoppers_layers_are_the_positions_after_each_jump_as_the_checker_finds_t
                                                            for p in expected)
         assert db.distance(hoppers.format(hoppers.start())) == 0
         assert db.distance(".oo .o ooo oo ooo") == 1  # after the first jump 0 -> 6
+        assert db.distance("o.. .. ... .. ..o") == 10  # two pegs left: ten jumps
 
 
 def test_hoppers_ends_with_one_peg_in_the_centre_or_a_corner(results):
@@ -338,12 +339,31 @@ def test_english33_first_layers_match_the_checker_and_the_published_counts():
         layer = sorted({n for r in layer for n in english.neighbours(r, depth)})
 
 
-def test_hoppers_layers_up_to_symmetry_are_unions_of_whole_orbits(results):
+def orbit_counts(name, layers):
+    """Positions per layer up to the symmetries of the board that fix the start, from grid
+    coordinates: the square's 8 maps for hoppers, the mirror through the top for the
+    triangle."""
+    index, _ = grid(name)
+    if name == "hoppers":
+        maps = [lambda r, c: (r, c), lambda r, c: (r, 4 - c), lambda r, c: (4 - r, c),
+                lambda r, c: (4 - r, 4 - c), lambda r, c: (c, r), lambda r, c: (c, 4 - r),
+                lambda r, c: (4 - c, r), lambda r, c: (4 - c, 4 - r)]
+    else:
+        maps = [lambda r, c: (r, c), lambda r, c: (r, r - c)]
+    perms = [[index[f(*h)] for h in index] for f in maps]
+    return [len({min(tuple(sorted(p[h] for h in pegs)) for p in perms) for pegs in layer})
+            for layer in layers]
+
+
+@pytest.mark.parametrize("name, jumps, orbits", [
+    ("hoppers", 11, [1, 1, 2, 6, 24, 55, 86, 82, 53, 25, 8, 2]),
+    ("triangle15", 13, [1, 1, 4, 19, 62, 149, 268, 344, 317, 215, 112, 39, 10, 3])])
+def test_layers_counted_up_to_symmetry_agree_with_the_checkers_orbits(results, name, jumps,
+                                                                       orbits):
     from puzzledb import analysis
-    with DepthDatabase.open("hoppers", results) as db:
+    with DepthDatabase.open(name, results) as db:
         rows = analysis.symmetry_summary(db)
-    assert [r[1] for r in rows] == HOPPERS_COUNTS
-    assert [r[2] for r in rows][:3] == [1, 1, 2]  # the four first jumps are one orbit
+    assert [r[2] for r in rows] == orbits == orbit_counts(name, layers_by_checker(name, jumps))
 
 
 # --- the move metric: consecutive jumps by one peg are one move --------------------------------
@@ -385,8 +405,6 @@ def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(res
         moves = [tuple(int(h) for h in m.split(",")) for m in line.strip("()").split(")(")]
         assert replay("hoppers", moves) == {6}
     assert "18 solutions of 7 moves" in run.stderr
-    run = puzzledb_cli("distance", "hoppers", "o.. .. ... .. ..o", "--results", str(results))
-    assert run.stdout == "10\n"  # two pegs left: ten jumps from the start
     run = puzzledb_cli("distance", "hoppers", ".o. .. ... .. .o.", "--results", str(results))
     assert run.returncode == 2 and "unreachable" in run.stderr
     assert run.stderr.count("\n") == 1

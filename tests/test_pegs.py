@@ -299,6 +299,22 @@ def test_hoppers_layers_are_the_positions_after_each_jump_as_the_checker_finds_t
         assert db.distance("o.. .. ... .. ..o") == 10  # two pegs left: ten jumps
 
 
+def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_rank_space(
+        tmp_path):
+    """Layers 7.. and the manifest lost, layer 6 damaged: the engine keeps 0..5 and goes on
+    from layer 5 alone (a graded search holds no seen set)."""
+    hoppers = puzzles.get("hoppers")
+    directory = layer_directory(tmp_path, "hoppers")
+    engine.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    (directory / "manifest.json").unlink()
+    for depth in range(7, 12):
+        (directory / f"depth_{depth:03d}.h5").unlink()
+    (directory / "depth_006.h5").write_bytes(b"cut short")
+    report = engine.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    assert report.resumed_from == 5 and report.total == 2344
+    assert layer_counts(tmp_path, "hoppers") == HOPPERS_COUNTS
+
+
 def test_hoppers_ends_with_one_peg_in_the_centre_or_a_corner(results):
     with DepthDatabase.open("hoppers", results) as db:
         assert db.max_depth == 11

@@ -397,11 +397,14 @@ def test_hoppers_needs_7_moves_and_from_0_to_6_has_the_seeds_18_solutions():
         assert all(a[-1] != b[0] for a, b in zip(moves, moves[1:]))
 
 
-def test_hoppers_has_no_solution_in_6_moves_whatever_the_first_move():
+def test_hoppers_has_72_seven_move_solutions_four_first_moves_times_the_seeds_18():
+    """Every first jump is a corner peg into the centre, and the four are one orbit."""
     hoppers = puzzles.get("hoppers")
-    result = hoppers.solutions_by_moves(6, all_solutions=False)
-    assert result.length == 7
-    assert replay("hoppers", result.solutions[0]) == {6}
+    result = hoppers.solutions_by_moves(6)
+    assert result.length == 7 and len(result.solutions) == 72
+    assert sorted({s[0] for s in result.solutions}) == [(0, 6), (2, 6), (10, 6), (12, 6)]
+    for moves in result.solutions:
+        assert replay("hoppers", moves) == {6}
 
 
 def test_a_first_move_that_is_no_move_from_the_start_is_a_board_error():

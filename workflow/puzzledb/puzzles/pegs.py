@@ -271,7 +271,7 @@ class PegSolitaire(Puzzle):
         self.jumps = board.jumps
         self.start_hole = start_hole
         self.start_pegs = self.cells - 1
-        self.size = 1  # level 0 is the start alone
+        self.size = self.cells  # level 0's rank space: the masks with one hole empty
         self.max_moves = len(self.jumps)
         self.table = rank_tables(self.cells)
         # only the symmetries that keep the start fix every layer; the kernel sends the peg

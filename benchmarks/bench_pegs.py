@@ -4,7 +4,9 @@
 
 Builds every layer from the central-vacancy start in a fresh process (so the peak RSS is
 the build's own), then counts each layer up to the board's symmetries in another, and
-prints the per-jump table with the seconds, states/s and peak RSS of both steps.
+prints the per-jump table with the seconds, states/s and peak RSS of both steps.  For
+english33 the counts are checked against the published ones (exit status 1 if they
+differ), and the build against the target: under 60 s and under 2 GB.
 """
 
 import argparse
@@ -12,6 +14,20 @@ import json
 import subprocess
 import sys
 import tempfile
+
+# OEIS A014225 and A112737 (George Bell): positions after n jumps from the central vacancy
+# of the 33-hole board, n = 0..31, all of them and up to the board's 8 symmetries
+PUBLISHED = {
+    "english33": (
+        [1, 4, 12, 60, 296, 1338, 5648, 21842, 77559, 249690, 717788, 1834379, 4138302,
+         8171208, 14020166, 20773236, 26482824, 28994876, 27286330, 22106348, 15425572,
+         9274496, 4792664, 2120101, 800152, 255544, 68236, 14727, 2529, 334, 32, 5],
+        [1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224,
+         1753737, 2598215, 3312423, 3626632, 3413313, 2765623, 1930324, 1160977, 600372,
+         265865, 100565, 32250, 8688, 1917, 348, 50, 7, 2],
+    ),
+}
+TARGET_SECONDS, TARGET_RSS_MB = 60, 2048
 
 BUILD = """
 import json, resource, sys
@@ -66,6 +82,16 @@ def main():
     print(f"symmetry: {symmetry['seconds']:.2f} s, "
           f"{build['total'] / symmetry['seconds'] / 1e6:.1f} Mstates/s, "
           f"peak RSS {symmetry['peak_rss_mb']:,.0f} MiB")
+    if args.puzzle in PUBLISHED:
+        met = build["seconds"] < TARGET_SECONDS and build["peak_rss_mb"] < TARGET_RSS_MB
+        print(f"target:   build under {TARGET_SECONDS} s and {TARGET_RSS_MB:,} MiB: "
+              f"{'met' if met else 'MISSED'}")
+        counts, orbits = PUBLISHED[args.puzzle]
+        same = ([r[1] for r in symmetry["rows"]] == counts
+                and [r[2] for r in symmetry["rows"]] == orbits)
+        print(f"published counts (OEIS A014225, A112737): {'agree' if same else 'DIFFER'}")
+        if not same:
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ every move removes one peg: the puzzles are graded.  The search starts from the 
 position (every hole full but one), and layer d holds the positions after d jumps, those
 with d + 1 empty holes; the layers are disjoint by construction.  Within a level a position
 is ranked by the combinatorial number system over its peg mask: the pegs at holes
-c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the C(holes, k) masks.
+c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the C(holes, k) masks
+(computed by table lookups; see "compiled ranks" below).  Jumps are bit shifts of the mask
+laid out on the board's grid.
 """
 
 from itertools import combinations
@@ -274,8 +276,9 @@ class PegSolitaire(Puzzle):
         self.size = self.cells  # level 0's rank space: the masks with one hole empty
         self.max_moves = len(self.jumps)
         self.table = rank_tables(self.cells)
-        # only the symmetries that keep the start fix every layer; the kernel sends the peg
-        # at hole h to _perms[s, h], the inverse of the image map board[perm]
+        # only the symmetries that keep the start's empty hole carry every layer onto itself;
+        # _images moves the peg at hole h to argsort(perm)[h], so that the image of a mask
+        # is the mask of board[perm]
         self.symmetries = tuple(p for p in board.symmetries if p[start_hole] == start_hole)
         self._images = symmetry_tables([np.argsort(p) for p in self.symmetries])
         self._kernel = None

@@ -62,7 +62,7 @@ TRIANGLE15_COUNTS = [1, 2, 8, 35, 122, 293, 530, 679, 623, 414, 212, 75, 18, 4]
 HOPPERS_COUNTS = [1, 4, 12, 44, 168, 390, 626, 566, 346, 144, 38, 5]
 
 
-# --- an independent move checker: holes as grid points, a jump as a displacement -----------
+# --- an independent move checker: holes as grid points, a jump as a displacement --------------
 
 
 @cache
@@ -193,7 +193,7 @@ def test_a_bad_hoppers_board_is_a_one_line_board_error(text, problem):
     assert problem in str(err.value) and "\n" not in str(err.value)
 
 
-# --- ranks --------------------------------------------------------------------------------------
+# --- ranks ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("pegs", [1, 2, 6, 11, 12])
@@ -246,7 +246,7 @@ def test_the_kernel_gives_the_jumps_of_the_reference_and_of_the_checker(name):
         assert kernel == reference == checker
 
 
-# --- symmetries ----------------------------------------------------------------------------------
+# --- symmetries -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name, count", [("hoppers", 8), ("english33", 8), ("triangle15", 2)])
@@ -283,7 +283,7 @@ def test_symmetries_carry_jumps_onto_jumps_and_the_compiled_canonical_rank_is_ri
             list(Puzzle.canonical_ranks(puzzle, some, level))
 
 
-# --- the databases --------------------------------------------------------------------------
+# --- the databases ----------------------------------------------------------------------------
 
 
 def test_hoppers_layers_are_the_positions_after_each_jump_as_the_checker_finds_them(results):
@@ -382,7 +382,7 @@ def test_layers_counted_up_to_symmetry_agree_with_the_checkers_orbits(results, n
     assert [r[2] for r in rows] == orbits == orbit_counts(name, layers_by_checker(name, jumps))
 
 
-# --- the move metric: consecutive jumps by one peg are one move --------------------------------
+# --- the move metric: consecutive jumps by one peg are one move -------------------------------
 
 
 def test_hoppers_needs_7_moves_and_from_0_to_6_has_the_seeds_18_solutions():
@@ -412,7 +412,7 @@ def test_a_first_move_that_is_no_move_from_the_start_is_a_board_error():
         puzzles.get("hoppers").solutions_by_moves(6, first_move=(1, 6))
 
 
-# --- the command line ------------------------------------------------------------------------------
+# --- the command line -------------------------------------------------------------------------
 
 
 def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(results):

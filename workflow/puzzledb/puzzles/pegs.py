@@ -424,9 +424,15 @@ def replay_moves(puzzle, moves):
     return mask
 
 
-def reachable_finishes(puzzle, last_layer_ranks, level):
-    """The holes where a single last peg can stand, from the ranks of the one-peg layer."""
-    return sorted(int(np.flatnonzero(puzzle.unrank(int(r), level))[0]) for r in last_layer_ranks)
+def reachable_finishes(db):
+    """The holes where a single last peg can stand, from the one-peg layer of a peg
+    solitaire DepthDatabase (layer start_pegs - 1); [] when no position gets that far."""
+    puzzle = db.puzzle
+    last = puzzle.start_pegs - 1
+    if db.max_depth < last:
+        return []
+    return sorted(int(np.flatnonzero(puzzle.unrank(int(r), last))[0])
+                  for r in db.layer(last).ranks())
 
 
 def moves_reference(puzzle, board):

@@ -2,8 +2,9 @@
 
 import sys
 
-from puzzledb import analysis
+from puzzledb import analysis, puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 rows = analysis.read_summary(snakemake.input.summary)
-analysis.plot_depths(rows, snakemake.wildcards.puzzle, snakemake.output[0])
+puzzle = puzzles.get(snakemake.wildcards.puzzle)
+analysis.plot_depths(rows, puzzle.name, snakemake.output[0], analysis.depth_axis(puzzle))

@@ -87,7 +87,13 @@ def read_summary(path):
                 for r in csv.DictReader(f)]
 
 
-def plot_depths(rows, title, path):
+def depth_axis(puzzle):
+    """What a layer's depth counts: moves from the goal, or (graded puzzles) jumps from the
+    start."""
+    return "jumps from the start" if puzzle.graded else "distance from the goal (moves)"
+
+
+def plot_depths(rows, title, path, xlabel="distance from the goal (moves)"):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -97,7 +103,7 @@ def plot_depths(rows, title, path):
     counts = [r[1] for r in rows]
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     ax.bar(depths, counts, width=0.85, color="#3b6ea8")
-    ax.set_xlabel("distance from the goal (moves)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("positions")
     ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
     ax.ticklabel_format(axis="y", style="plain")

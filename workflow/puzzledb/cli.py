@@ -98,7 +98,7 @@ def run(args, out=sys.stdout):
     puzzle = puzzles.get(args.puzzle)
     if args.command == "info":
         print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
-        print(f"rank space    {puzzle.size:,}", file=out)
+        print(f"rank space    {puzzle.rank_space()}", file=out)
         print(f"search memory {memory_needed(puzzle) / 2**20:,.1f} MiB", file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:

@@ -41,13 +41,8 @@ def memory_needed(puzzle):
     buffer = bitset.BLOCK_WORDS * bitset.WORD_BITS * 8
     if not puzzle.graded:
         return 3 * bitset.words_for(puzzle.size) * 8 + buffer
-    widest = 0
-    level = 0
-    while puzzle.level_size(level + 1):
-        pair = bitset.words_for(puzzle.level_size(level)) + bitset.words_for(
-            puzzle.level_size(level + 1))
-        widest = max(widest, pair)
-        level += 1
+    words = [bitset.words_for(size) for size in puzzle.levels()]
+    widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
     return widest * 8 + buffer
 
 
@@ -61,7 +56,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
             f"{puzzle.name}: the search needs {need / 2**20:,.0f} MiB, "
             f"more than the memory budget of {memory_mb:,} MiB"
         )
-    log(f"{puzzle.name}: {puzzle.size:,} ranks, search needs {need / 2**20:,.1f} MiB")
+    log(f"{puzzle.name}: {puzzle.rank_space()}, search needs {need / 2**20:,.1f} MiB")
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     store = LayerStore(directory, puzzle)

@@ -88,6 +88,24 @@ class Puzzle:
     def level_size(self, level):
         return self.size
 
+    def levels(self):
+        """The rank-space size of each level of a graded puzzle (up to the last non-empty
+        one); [size] for an ungraded one."""
+        if not self.graded:
+            return [self.size]
+        sizes = []
+        while self.level_size(len(sizes)):
+            sizes.append(self.level_size(len(sizes)))
+        return sizes
+
+    def rank_space(self):
+        """The rank space in words, for logs and `puzzledb info`."""
+        if not self.graded:
+            return f"{self.size:,} ranks"
+        sizes = self.levels()
+        return (f"{len(sizes)} levels of {min(sizes):,} to {max(sizes):,} ranks "
+                f"({sum(sizes):,} in all)")
+
     def level_of(self, board):
         """The layer a board must lie in, when the puzzle's grading fixes it."""
         return 0

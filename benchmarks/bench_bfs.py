@@ -30,7 +30,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle; best is shown")
     args = parser.parse_args()
-    print(f"{'puzzle':18s} {'states':>12s} {'depth':>5s} {'BFS s':>7s} {'compile s':>9s} "
+    print(f"{'puzzle':22s} {'states':>12s} {'depth':>5s} {'BFS s':>7s} {'compile s':>9s} "
           f"{'Mstates/s':>9s} {'peak RSS MiB':>12s}")
     for name in args.puzzles:
         runs = []
@@ -40,7 +40,7 @@ def main():
                                      capture_output=True, text=True, check=True)
                 runs.append(json.loads(out.stdout.splitlines()[-1]))
         best = min(runs, key=lambda r: r["seconds"])
-        print(f"{name:18s} {best['total']:12,d} {best['max_depth']:5d} {best['seconds']:7.2f} "
+        print(f"{name:22s} {best['total']:12,d} {best['max_depth']:5d} {best['seconds']:7.2f} "
               f"{best['compile_seconds']:9.2f} {best['total'] / best['seconds'] / 1e6:9.1f} "
               f"{max(r['peak_rss_mb'] for r in runs):12.0f}")
 

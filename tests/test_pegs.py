@@ -226,6 +226,9 @@ def test_english33_needs_only_its_two_widest_levels_in_memory():
     need = engine.memory_needed(english)
     assert widest // 8 < need < widest // 8 + 2**24
     assert need < 300 * 2**20
+    levels = english.levels()  # 32 pegs down to 1: every level a mask of that many pegs
+    assert levels == [comb(33, pegs) for pegs in range(32, 0, -1)]
+    assert english.rank_space().startswith("32 levels of 33 to 1,166,803,110 ranks")
 
 
 # --- the compiled kernel against the plain-Python moves ---------------------------------------

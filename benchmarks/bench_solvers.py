@@ -4,7 +4,9 @@
 
 Cases: the 8-puzzle start 867 254 301 with all 40 optimal solutions (Manhattan, and
 iterative deepening unless --skip-slow); 15-puzzle positions from seeded random walks
-(Manhattan, each coloured pattern database, and their max); the 16 all-black flip-it starts
+(Manhattan, the 3-colour pattern database alone on the shallower ones, and the max of
+Manhattan and both coloured databases); Korf's first random 15-puzzle instance (57 moves;
+the max bound, and Manhattan alone unless --skip-slow); the 16 all-black flip-it starts
 with the corner bound.  The pattern databases are read from --results, or built into a
 temporary directory when they are not there (about 15 s).  Times exclude numba compilation
 and loading the pattern databases; each case runs once.
@@ -22,6 +24,18 @@ from puzzledb.puzzle import PuzzleError
 
 PDBS = ("fifteen-6colour", "fifteen-3colour")
 WALKS = ((60, 1), (60, 2), (60, 0), (80, 0))  # (steps, seed): optimal 28, 38, 40, 44 moves
+SHALLOW = 2  # the first two walks also run with the 3-colour database alone (weak: slow)
+# Korf's (1985) first random instance, 57 moves, turned by 180 degrees with tiles t -> 16-t
+# so that its goal (blank top left) becomes ours (blank bottom right); distances are kept.
+KORF_1 = (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3)
+
+
+def korf_board(tiles):
+    """A board in Korf's convention (cell p holds tile t, goal t at cell t) as ours."""
+    cells = ["0"] * 16
+    for p, t in enumerate(tiles):
+        cells[15 - p] = "0123456789abcdef"[(16 - t) % 16]
+    return " ".join("".join(cells[i:i + 4]) for i in range(0, 16, 4))
 
 
 def walk(steps, seed):
@@ -55,7 +69,7 @@ def pattern_results(results):
 def row(case, solved, solutions=None):
     rate = solved.nodes / solved.seconds if solved.seconds else float("inf")
     count = len(solved.paths) if solutions is None else solutions
-    print(f"{case:34s} {solved.heuristic or 'none':46s} {solved.length:>4d} {count:>4d} "
+    print(f"{case:38s} {solved.heuristic or 'none':50s} {solved.length:>4d} {count:>4d} "
           f"{solved.nodes:>11,d} {solved.seconds:>8.2f} {rate:>11,.0f}", flush=True)
 
 
@@ -63,10 +77,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", default="results")
     parser.add_argument("--skip-slow", action="store_true",
-                        help="skip the 8-puzzle by plain iterative deepening (minutes)")
+                        help="skip the slow cases: the 8-puzzle by plain iterative deepening and "
+                             "Korf's instance by Manhattan distance alone (minutes)")
     args = parser.parse_args()
     results = pattern_results(args.results)
-    print(f"{'case':34s} {'bound':46s} {'len':>4s} {'sols':>4s} {'nodes':>11s} "
+    print(f"{'case':38s} {'bound':50s} {'len':>4s} {'sols':>4s} {'nodes':>11s} "
           f"{'seconds':>8s} {'nodes/s':>11s}")
 
     row("eight 867 254 301, all", solvers.solve("eight", "867 254 301", all_solutions=True))
@@ -80,12 +95,20 @@ def main():
 
     for spec in ("manhattan", "pdb:fifteen-6colour", "pdb:fifteen-3colour"):
         solvers.lower_bound(puzzles.get("fifteen"), spec, results)  # load before timing
-    for steps, seed in WALKS:
+    every = "manhattan,pdb:fifteen-6colour,pdb:fifteen-3colour"
+    for n, (steps, seed) in enumerate(WALKS):
         board = walk(steps, seed)
-        for spec in ("manhattan", "pdb:fifteen-3colour",
-                     "manhattan,pdb:fifteen-6colour,pdb:fifteen-3colour"):
+        specs = ("manhattan", "pdb:fifteen-3colour", every) if n < SHALLOW else (
+            "manhattan", every)
+        for spec in specs:
             row(f"fifteen {board}", solvers.solve("fifteen", board, heuristic=spec,
                                                    results=results))
+    board = korf_board(KORF_1)
+    row(f"fifteen {board} (Korf 1)", solvers.solve("fifteen", board, heuristic=every,
+                                                   results=results))
+    if not args.skip_slow:
+        row(f"fifteen {board} (Korf 1)", solvers.solve("fifteen", board,
+                                                       heuristic="manhattan"))
 
     for name in ("flipit-square", "flipit-square-diagonal"):
         nodes = seconds = 0

@@ -165,6 +165,28 @@ def test_all_optimal_solutions_by_ida_star_number_as_the_database_counts(eight_d
         assert len(solved.paths) == eight_db.count_solutions(board)
 
 
+def test_a_search_paused_every_few_nodes_resumes_to_the_same_solutions(monkeypatch):
+    whole = solvers.solve("eight", EIGHT_START, all_solutions=True)
+    calls = []
+    monkeypatch.setattr(solvers, "_BUDGET", 997)  # pause and resume the compiled loop often
+    paused = solvers.solve("eight", EIGHT_START, all_solutions=True,
+                           progress=lambda threshold, nodes: calls.append((threshold, nodes)))
+    assert paused.paths == whole.paths and paused.nodes == whole.nodes
+    assert len(calls) >= whole.nodes // 997 - 20  # every iteration pauses on its own
+    assert [t for t, _ in calls] == sorted(t for t, _ in calls)
+    assert [n for _, n in calls] == sorted(n for _, n in calls)
+
+
+def test_more_optimal_solutions_than_the_first_pass_has_room_for_are_all_collected(
+        monkeypatch):
+    whole = solvers.solve("eight", EIGHT_START, all_solutions=True)
+    monkeypatch.setattr(solvers, "_ROOM", 3)  # the 40 solutions overflow: the pass reruns
+    solved = solvers.solve("eight", EIGHT_START, all_solutions=True)
+    assert solved.paths == whole.paths and len(solved.paths) == 40
+    limited = solvers.solve("eight", EIGHT_START, all_solutions=True, limit=7)
+    assert limited.paths == whole.paths[:7]
+
+
 def test_manhattan_distance_never_exceeds_the_depth_of_any_eight_position(eight_db):
     assert_admissible(solvers.lower_bound(eight_db.puzzle, "manhattan"), eight_db)
 
@@ -278,6 +300,20 @@ def test_cli_solves_the_eight_start_by_ida_star_without_any_database(tmp_path):
     boards = result.stdout.splitlines()
     assert len(boards) == 32
     check_eight(boards, EIGHT_START)
+
+
+def test_cli_solve_without_a_database_searches_instead_and_says_so(tmp_path):
+    board = "1438 7260 59bc aedf"  # 28 moves from the 15-puzzle goal
+    result = puzzledb_cli("solve", "fifteen", board, "--results", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "no database of fifteen" in result.stderr and "28 moves" in result.stderr
+    boards = result.stdout.splitlines()
+    assert len(boards) == 29
+    check_fifteen(boards, board)
+    (tmp_path / "eight" / "layers").mkdir(parents=True)
+    (tmp_path / "eight" / "layers" / "manifest.json").write_text("{")  # corrupt: reported
+    broken = puzzledb_cli("solve", "eight", EIGHT_START, "--results", str(tmp_path))
+    assert broken.returncode == 2 and broken.stderr.count("\n") == 1
 
 
 def test_cli_lists_the_40_optimal_eight_solutions_as_replayable_routes(tmp_path):

@@ -17,11 +17,15 @@ Errors are one line on stderr and exit status 2.
 
 import argparse
 import sys
+from pathlib import Path
+
+from tqdm import tqdm
 
 from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build, memory_needed
 from .problems import problem_line
+from .store import MANIFEST
 from .puzzle import PuzzleError
 
 
@@ -122,7 +126,8 @@ def run(args, out=sys.stdout):
         return
     if args.command in ("distance", "solve", "count"):
         puzzle.parse(_board(args))  # a malformed board is the first thing to report
-    if args.command == "solve" and (args.search or args.heuristic or args.all):
+    if args.command == "solve" and (args.search or args.heuristic or args.all
+                                    or _tree_search_instead(puzzle, args.results)):
         _tree_search(puzzle, args, out)
         return
     with DepthDatabase.open(puzzle.name, args.results) as db:
@@ -139,13 +144,42 @@ def run(args, out=sys.stdout):
                 print(puzzle.decode(rank, level), file=out)
 
 
+def _tree_search_instead(puzzle, results):
+    """True when solve has no database of puzzle to descend (none was built: a corrupt one
+    is reported, not bypassed) and IDA* has a bound for it."""
+    if Path(layer_directory(results, puzzle.name), MANIFEST).exists():
+        return False
+    try:
+        solvers.default_heuristic(puzzle)
+    except PuzzleError:
+        return False
+    print(f"puzzledb: no database of {puzzle.name} in {results}: solving by tree search",
+          file=sys.stderr)
+    return True
+
+
 def _tree_search(puzzle, args, out):
     """solve --search: IDA* or iterative deepening, no database of the puzzle needed (a
     pattern database named by --heuristic is read from --results).  --heuristic or --all
     alone mean --search ida."""
     search = args.search or "ida"
-    solved = solvers.solve(puzzle, _board(args), search=search, heuristic=args.heuristic,
-                           all_solutions=args.all, limit=args.limit, results=args.results)
+    bar = None
+
+    def progress(threshold, nodes):  # called every few million nodes: long searches only
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(desc=f"{search} {puzzle.name}", unit=" nodes", unit_scale=True,
+                       disable=None, leave=False)
+        bar.set_postfix_str(f"threshold {threshold}", refresh=False)
+        bar.update(nodes - bar.n)
+
+    try:
+        solved = solvers.solve(puzzle, _board(args), search=search, heuristic=args.heuristic,
+                               all_solutions=args.all, limit=args.limit,
+                               results=args.results, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.all:
         for path in solved.paths:
             print(problem_line(puzzle, path), file=out)
@@ -192,6 +226,9 @@ def main(argv=None):
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("puzzledb: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

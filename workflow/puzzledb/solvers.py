@@ -1,9 +1,11 @@
 """Tree search for positions beyond a database: iterative deepening and IDA*.
 
-Both are one function, `ida_star`: IDA* with an admissible lower bound (never more than the
-true distance), and iterative deepening when the bound is zero.  `solve` runs it on any
-puzzle with a move kernel; `lower_bound` builds the bounds (Manhattan distance, the flip-it
-corner bound, pattern databases: stored depth databases of an abstraction) and their max.
+Both are IDA*: with an admissible lower bound (never more than the true distance), and
+iterative deepening when the bound is zero.  `solve` runs it compiled (TreeSearch) on the
+ranks of any puzzle with a move kernel; `ida_star` is the same search over any Python
+states and successor function (the peg-solitaire move metric uses it).  `lower_bound`
+builds the bounds (Manhattan distance, the flip-it corner bound, pattern databases: stored
+depth databases of an abstraction) and their max.
 """
 
 import time
@@ -123,13 +125,14 @@ class Solved:
 
 
 def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False, limit=None,
-          results="results", max_length=255):
+          results="results", max_length=255, progress=None):
     """Optimal solutions of a board by tree search, without the puzzle's own database.
 
     search: "ida" (IDA* with `heuristic`, by default the puzzle's own bound, see
     default_heuristic) or "iddfs" (plain iterative deepening, no heuristic).
     heuristic: a lower_bound spec such as "manhattan", "pdb:fifteen-6colour", or several
-    joined by commas (their max).  all_solutions: every optimal solution (at most limit)."""
+    joined by commas (their max).  all_solutions: every optimal solution (at most limit).
+    progress: called as progress(threshold, nodes) now and then during a long search."""
     puzzle = puzzles.get(puzzle) if isinstance(puzzle, str) else puzzle
     if puzzle.graded or not puzzle.reversible:
         raise PuzzleError(f"{puzzle.name}: tree search needs a puzzle whose layers start at "
@@ -139,71 +142,186 @@ def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False,
     if search == "iddfs" and heuristic:
         raise PuzzleError("iterative deepening (--search iddfs) uses no heuristic; "
                           "use --search ida with --heuristic")
+    if limit is not None and limit < 1:
+        raise PuzzleError(f"limit must be at least 1, not {limit}")
     if search == "ida":
         heuristic = heuristic or default_heuristic(puzzle)
     bound = lower_bound(puzzle, heuristic, results) if search == "ida" else None
     start = puzzle.board_rank(board_text)
-    goals = {int(g) for g in puzzle.goal_ranks()}
-    successors = _successors(puzzle, bound)
-    successors(start), bound and bound(start)  # compile before the clock starts
+    search_tree = TreeSearch(puzzle, bound, max_length)
+    search_tree.run(start, budget=0)  # compile before the clock starts
     began = time.perf_counter()
-    found = ida_star(start, successors, goals.__contains__, bound,
-                     max_length=max_length, all_solutions=all_solutions, limit=limit,
-                     with_bounds=True)
+    length, paths, nodes = search_tree.run(
+        start, want=(limit or _ALL) if all_solutions else 1, progress=progress)
     seconds = time.perf_counter() - began
-    if found.length is None:
+    if length is None:
         raise PuzzleError(f"{puzzle.name}: board {board_text!r} has no solution "
                           f"within {max_length} moves")
-    paths = [[start, *moves] for moves in found.solutions]  # a move is the state it reaches
-    return Solved(puzzle, found.length, paths, found.nodes, seconds,
-                  bound.name if bound else None)
+    return Solved(puzzle, length, paths, nodes, seconds, bound.name if bound else None)
 
 
-def _successors(puzzle, bound=None):
-    """successors(rank) -> [(rank, rank, bound), ...]: the neighbours from the puzzle's
-    kernel and their lower bounds (0 without a bound), in one compiled call.  A move is
-    named by the state it reaches, so a solution's moves are its path."""
-    bound = bound or LowerBound("zero", _zero, 1)
-    expand = _expander(puzzle.kernel(), bound.kernel)
-    out = np.empty(max(puzzle.max_moves, 1), dtype=np.int64)
-    bounds = np.empty_like(out)
-    work = np.empty(max(puzzle.work_length(), 1), dtype=np.int64)
-    bound_work, table = bound.work, bound.table
-
-    def successors(rank):
-        count = expand(rank, out, bounds, work, bound_work, table)
-        following = out[:count].tolist()
-        return zip(following, following, bounds[:count].tolist())
-
-    return successors
+_ALL = 2**62  # "every solution"
+_BUDGET = 1 << 22  # nodes per compiled call: progress and Ctrl-C get a turn between calls
+_INF = 2**62
+_ROOM = 64  # solution paths the first pass of an iteration has room for
 
 
-_expanders = {}
+class TreeSearch:
+    """IDA* over ranks, compiled: the puzzle's move kernel (the one the BFS uses) and a
+    bound's kernel inside one numba loop with an explicit stack.
+
+    Depth d of the stack holds path[d] and its successors sorted by bound (the most
+    promising first), with the index of the next one to try.  A successor is cut when
+    moves made + its bound exceeds the iteration's threshold, and skipped when it is already
+    on the path (an optimal path never revisits a state).  The loop stops after a budget of
+    nodes and resumes where it stopped, so a long search reports progress and can be
+    interrupted."""
+
+    def __init__(self, puzzle, bound=None, max_length=255):
+        self.puzzle = puzzle
+        self.bound = bound or LowerBound("zero", _zero, 1)
+        self.max_length = max_length
+        self.goals = np.unique(puzzle.goal_ranks().astype(np.int64))
+        self._step = _stepper(puzzle.kernel(), self.bound.kernel)
+        moves = max(puzzle.max_moves, 1)
+        self.path = np.zeros(max_length + 1, dtype=np.int64)
+        self.out = np.zeros((max_length + 1, moves), dtype=np.int64)
+        self.bounds = np.zeros_like(self.out)
+        self.counts = np.zeros(max_length + 1, dtype=np.int64)
+        self.index = np.zeros_like(self.counts)
+        self.work = np.empty(max(puzzle.work_length(), 1), dtype=np.int64)
+        self.scalars = np.zeros(_SCALARS, dtype=np.int64)
+
+    def run(self, start, want=1, progress=None, budget=None):
+        """(length, rank paths, nodes): the optimal length (None if above max_length) and
+        up to `want` optimal paths, start first, in the order found.  budget=0 only
+        compiles the kernels."""
+        threshold = int(self.bound(start))
+        if budget == 0:
+            self._step(threshold, want, 0, self.goals, self.path, self.out, self.bounds,
+                       self.counts, self.index, self.work, self.bound.work, self.bound.table,
+                       np.zeros((1, 1), dtype=np.int64), self.scalars)
+            return None, [], 0
+        nodes = 0
+        capacity = min(want, _ROOM)
+        while threshold <= self.max_length:
+            found, smallest, spent, solutions = self._iteration(
+                start, threshold, want, capacity, progress, nodes)
+            while found > capacity:  # more solutions than room: again with room for all
+                capacity = found if found < want else want
+                found, smallest, spent, solutions = self._iteration(
+                    start, threshold, want, capacity, progress, nodes)
+            nodes += spent
+            if found:
+                paths = [solutions[k, :threshold + 1].tolist() for k in range(found)]
+                return threshold, paths, nodes
+            if smallest >= _INF:
+                break
+            threshold = int(smallest)
+        return None, [], nodes
+
+    def _iteration(self, start, threshold, want, capacity, progress, nodes_before):
+        """One depth-first pass within threshold: (solutions found, smallest cut f,
+        nodes, solutions array)."""
+        solutions = np.zeros((capacity, threshold + 1), dtype=np.int64)
+        s = self.scalars
+        s[:] = 0
+        s[_PENDING], s[_SMALLEST] = 1, _INF
+        self.path[0] = start
+        b = self.bound
+        while True:
+            done = self._step(threshold, want, _BUDGET, self.goals, self.path, self.out,
+                              self.bounds, self.counts, self.index, self.work, b.work,
+                              b.table, solutions, s)
+            if done:
+                return int(s[_FOUND]), int(s[_SMALLEST]), int(s[_NODES]), solutions
+            if progress is not None:
+                progress(threshold, nodes_before + int(s[_NODES]))
 
 
-def _expander(kernel, bound_kernel):
-    """A compiled expand(rank, out, bounds, work, bound_work, table) -> count."""
+# the scalars of a paused iteration: depth of the top node, whether it awaits its visit,
+# solutions found, smallest cut f, nodes expanded
+_DEPTH, _PENDING, _FOUND, _SMALLEST, _NODES = range(5)
+_SCALARS = 5
+_steppers = {}
+
+
+def _stepper(kernel, bound_kernel):
+    """The compiled IDA* loop of one move kernel and one bound kernel (see TreeSearch)."""
     key = (kernel, bound_kernel)
-    if key not in _expanders:
-        @njit(nogil=True)
-        def expand(rank, out, bounds, work, bound_work, table):
-            count = kernel(rank, 0, out, work)
-            for i in range(count):
-                # smallest bound first (insertion sort of a few moves): in the last
-                # iteration a solution tends to come sooner
-                r = out[i]
-                h = bound_kernel(r, bound_work, table)
-                j = i
-                while j > 0 and bounds[j - 1] > h:
-                    out[j] = out[j - 1]
-                    bounds[j] = bounds[j - 1]
-                    j -= 1
-                out[j] = r
-                bounds[j] = h
-            return count
+    if key in _steppers:
+        return _steppers[key]
 
-        _expanders[key] = expand
-    return _expanders[key]
+    @njit(nogil=True)
+    def step(threshold, want, budget, goals, path, out, bounds, counts, index, work,
+             bound_work, table, solutions, s):
+        """Run the iteration on until it ends (True) or has spent budget nodes (False)."""
+        d, pending, found, smallest = s[_DEPTH], s[_PENDING], s[_FOUND], s[_SMALLEST]
+        nodes = s[_NODES]
+        stop = nodes + budget
+        finished = False
+        while True:
+            if pending:
+                pending = 0
+                nodes += 1
+                r = path[d]
+                g = np.searchsorted(goals, r)
+                if g < goals.size and goals[g] == r:
+                    if found < solutions.shape[0]:
+                        solutions[found, :d + 1] = path[:d + 1]
+                    found += 1
+                    if found >= want:
+                        finished = True
+                        break
+                    d -= 1
+                else:
+                    row, hs = out[d], bounds[d]
+                    count = kernel(r, 0, row, work)
+                    for i in range(count):  # insertion sort by bound, smallest first
+                        q = row[i]
+                        h = bound_kernel(q, bound_work, table)
+                        j = i
+                        while j > 0 and hs[j - 1] > h:
+                            row[j] = row[j - 1]
+                            hs[j] = hs[j - 1]
+                            j -= 1
+                        row[j] = q
+                        hs[j] = h
+                    counts[d] = count
+                    index[d] = 0
+                if nodes >= stop:
+                    break
+                continue
+            if d < 0:
+                finished = True
+                break
+            i = index[d]
+            if i == counts[d]:
+                d -= 1
+                continue
+            index[d] = i + 1
+            f = d + 1 + bounds[d, i]
+            if f > threshold:
+                if f < smallest:
+                    smallest = f
+                continue
+            q = out[d, i]
+            seen = False
+            for j in range(d + 1):
+                if path[j] == q:
+                    seen = True
+                    break
+            if seen:
+                continue
+            d += 1
+            path[d] = q
+            pending = 1
+        s[_DEPTH], s[_PENDING], s[_FOUND], s[_SMALLEST] = d, pending, found, smallest
+        s[_NODES] = nodes
+        return finished
+
+    _steppers[key] = step
+    return step
 
 
 @njit(nogil=True)

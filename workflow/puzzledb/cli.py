@@ -17,7 +17,6 @@ Errors are one line on stderr and exit status 2.
 
 import argparse
 import sys
-from pathlib import Path
 
 from tqdm import tqdm
 
@@ -25,8 +24,8 @@ from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build, memory_needed
 from .problems import problem_line
-from .store import MANIFEST
 from .puzzle import PuzzleError
+from .store import LayerStore
 
 
 def _parser():
@@ -126,10 +125,15 @@ def run(args, out=sys.stdout):
         return
     if args.command in ("distance", "solve", "count"):
         puzzle.parse(_board(args))  # a malformed board is the first thing to report
-    if args.command == "solve" and (args.search or args.heuristic or args.all
-                                    or _tree_search_instead(puzzle, args.results)):
-        _tree_search(puzzle, args, out)
-        return
+    if args.command == "solve":
+        tree = args.search or args.heuristic or args.all
+        if not tree and _no_database_but_a_bound(puzzle, args.results):
+            print(f"puzzledb: no database of {puzzle.name} in {args.results}: solving by "
+                  f"tree search", file=sys.stderr)
+            tree = True
+        if tree:
+            _tree_search(puzzle, args, out)
+            return
     with DepthDatabase.open(puzzle.name, args.results) as db:
         if args.command == "distance":
             print(db.distance(_board(args)), file=out)
@@ -144,17 +148,15 @@ def run(args, out=sys.stdout):
                 print(puzzle.decode(rank, level), file=out)
 
 
-def _tree_search_instead(puzzle, results):
-    """True when solve has no database of puzzle to descend (none was built: a corrupt one
-    is reported, not bypassed) and IDA* has a bound for it."""
-    if Path(layer_directory(results, puzzle.name), MANIFEST).exists():
+def _no_database_but_a_bound(puzzle, results):
+    """True when no database of puzzle was built (a corrupt one is reported, not bypassed)
+    and IDA* has a bound of its own for it."""
+    if LayerStore(layer_directory(results, puzzle.name), puzzle).manifest_path().exists():
         return False
     try:
         solvers.default_heuristic(puzzle)
     except PuzzleError:
         return False
-    print(f"puzzledb: no database of {puzzle.name} in {results}: solving by tree search",
-          file=sys.stderr)
     return True
 
 

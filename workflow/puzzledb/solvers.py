@@ -149,7 +149,7 @@ def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False,
     bound = lower_bound(puzzle, heuristic, results) if search == "ida" else None
     start = puzzle.board_rank(board_text)
     search_tree = TreeSearch(puzzle, bound, max_length)
-    search_tree.run(start, budget=0)  # compile before the clock starts
+    search_tree.warm(start)  # compile before the clock starts
     began = time.perf_counter()
     length, paths, nodes = search_tree.run(
         start, want=(limit or _ALL) if all_solutions else 1, progress=progress)
@@ -192,23 +192,21 @@ class TreeSearch:
         self.work = np.empty(max(puzzle.work_length(), 1), dtype=np.int64)
         self.scalars = np.zeros(_SCALARS, dtype=np.int64)
 
-    def run(self, start, want=1, progress=None, budget=None):
+    def warm(self, start):
+        """Compile the loop (a call with no budget), so that timings leave it out."""
+        self._step_on(int(self.bound(start)), 1, 0, np.zeros((1, 1), dtype=np.int64))
+
+    def run(self, start, want=1, progress=None):
         """(length, rank paths, nodes): the optimal length (None if above max_length) and
-        up to `want` optimal paths, start first, in the order found.  budget=0 only
-        compiles the kernels."""
+        up to `want` optimal paths, start first, in the order found."""
         threshold = int(self.bound(start))
-        if budget == 0:
-            self._step(threshold, want, 0, self.goals, self.path, self.out, self.bounds,
-                       self.counts, self.index, self.work, self.bound.work, self.bound.table,
-                       np.zeros((1, 1), dtype=np.int64), self.scalars)
-            return None, [], 0
         nodes = 0
         capacity = min(want, _ROOM)
         while threshold <= self.max_length:
             found, smallest, spent, solutions = self._iteration(
                 start, threshold, want, capacity, progress, nodes)
-            while found > capacity:  # more solutions than room: again with room for all
-                capacity = found if found < want else want
+            if found > capacity:  # more solutions than room: the same pass, room for all
+                capacity = found
                 found, smallest, spent, solutions = self._iteration(
                     start, threshold, want, capacity, progress, nodes)
             nodes += spent
@@ -228,15 +226,16 @@ class TreeSearch:
         s[:] = 0
         s[_PENDING], s[_SMALLEST] = 1, _INF
         self.path[0] = start
-        b = self.bound
-        while True:
-            done = self._step(threshold, want, _BUDGET, self.goals, self.path, self.out,
-                              self.bounds, self.counts, self.index, self.work, b.work,
-                              b.table, solutions, s)
-            if done:
-                return int(s[_FOUND]), int(s[_SMALLEST]), int(s[_NODES]), solutions
+        while not self._step_on(threshold, want, _BUDGET, solutions):
             if progress is not None:
                 progress(threshold, nodes_before + int(s[_NODES]))
+        return int(s[_FOUND]), int(s[_SMALLEST]), int(s[_NODES]), solutions
+
+    def _step_on(self, threshold, want, budget, solutions):
+        """The compiled loop on this search's arrays: True when the pass has ended."""
+        return self._step(threshold, want, budget, self.goals, self.path, self.out,
+                          self.bounds, self.counts, self.index, self.work, self.bound.work,
+                          self.bound.table, solutions, self.scalars)
 
 
 # the scalars of a paused iteration: depth of the top node, whether it awaits its visit,

@@ -16,11 +16,11 @@ import argparse
 import random
 import tempfile
 import time
-from pathlib import Path
 
 from puzzledb import engine, puzzles, solvers
 from puzzledb.database import DepthDatabase, layer_directory
 from puzzledb.puzzle import PuzzleError
+from puzzledb.store import LayerStore
 
 PDBS = ("fifteen-6colour", "fifteen-3colour")
 WALKS = ((60, 1), (60, 2), (60, 0), (80, 0))  # (steps, seed): optimal 28, 38, 40, 44 moves
@@ -85,7 +85,8 @@ def main():
           f"{'seconds':>8s} {'nodes/s':>11s}")
 
     row("eight 867 254 301, all", solvers.solve("eight", "867 254 301", all_solutions=True))
-    if Path(layer_directory(results, "eight"), "manifest.json").exists():
+    eight = puzzles.get("eight")
+    if LayerStore(layer_directory(results, "eight"), eight).manifest_path().exists():
         row("eight 867 254 301, all", solvers.solve(  # the database as its own bound
             "eight", "867 254 301", all_solutions=True, heuristic="pdb:eight",
             results=results))

@@ -23,6 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzledb import matching, problems, puzzles
+from puzzledb.compiled import set_threads
+from puzzledb.database import DepthDatabase
+from puzzledb.store import LayerStore
+
 SEED_TABLE = {  # seed 002; 30 stands for "30 moves or fewer"
     30: 663_103, 32: 505_055, 34: 754_195, 36: 1_006_354, 38: 1_160_058, 40: 1_071_792,
     42: 739_880, 44: 336_080, 46: 95_763, 48: 16_248, 50: 1_778, 52: 87, 54: 7,
@@ -83,10 +88,7 @@ def main():
     parser.add_argument("--workdir", help="keep the databases here (default: a temporary dir)")
     args = parser.parse_args()
 
-    import numba
-    numba.set_num_threads(args.threads)
-    from puzzledb import matching, problems, puzzles
-    from puzzledb.store import LayerStore
+    set_threads(args.threads)
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-fourteen-"))
     full_dir, k_dir = work / "full", work / f"k{args.k}"
@@ -117,7 +119,7 @@ def main():
 
     started = time.perf_counter()
     queries = matching.query_set(puzzle, "domino-bottom-right")
-    full = matching.stored_distances(store, queries)
+    full = DepthDatabase(store.puzzle, store.directory).depths(queries)
     print(f"distances read from the full database in {time.perf_counter() - started:.1f} s")
     agree = bool(np.array_equal(full, mitm))
     print(f"query by query agreement: {agree}")

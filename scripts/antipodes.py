@@ -1,10 +1,12 @@
 """Rule antipodes: the boards of the deepest layer, one per line."""
 
 import sys
+from pathlib import Path
 
-from puzzledb import analysis
+from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
-with DepthDatabase.open(snakemake.wildcards.puzzle, snakemake.config["results"]) as db:
+puzzle = puzzles.get(snakemake.wildcards.puzzle)
+with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
     analysis.write_antipodes(db, snakemake.output[0])

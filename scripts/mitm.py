@@ -2,6 +2,7 @@
 distribution table and the problem file."""
 
 import sys
+from pathlib import Path
 
 from puzzledb import problems, puzzles
 
@@ -9,7 +10,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 entry = snakemake.params.problem_set
 problems.extract(
     puzzles.get(snakemake.wildcards.puzzle),
-    layer_directory=snakemake.input.manifest.rsplit("/", 1)[0],
+    layer_directory=Path(snakemake.input.manifest).parent,
     k=int(snakemake.wildcards.k),
     query_set=snakemake.wildcards.queries,
     distribution_path=snakemake.output.distribution,

@@ -2,9 +2,9 @@
 
 import sys
 
-from puzzledb import analysis, puzzles
+from puzzledb import analysis, plots, puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 rows = analysis.read_summary(snakemake.input.summary)
 puzzle = puzzles.get(snakemake.wildcards.puzzle)
-analysis.plot_depths(rows, puzzle.name, snakemake.output[0], analysis.depth_axis(puzzle))
+plots.plot_depths(rows, puzzle.name, snakemake.output[0], plots.depth_axis(puzzle))

@@ -28,8 +28,9 @@ for name, summary, antipodes, plot in zip(
     entries.append((puzzles.get(name), analysis.read_summary(summary), read_lines(antipodes),
                     os.path.relpath(plot, report_dir), symmetry))
 problem_sets = [
-    (entry, problems.read_distribution(table),
-     os.path.relpath(table.removesuffix("_distribution.csv") + ".txt", report_dir))
-    for entry, table in zip(snakemake.params.problem_sets, snakemake.input.problem_sets)
+    (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
+    for entry, table, problem_file in zip(snakemake.params.problem_sets,
+                                          snakemake.input.distributions,
+                                          snakemake.input.problems)
 ]
 analysis.write_report(entries, snakemake.output[0], problem_sets)

@@ -1,10 +1,12 @@
 """Rule summary: summary.csv (depth,count,cumulative) from the layers."""
 
 import sys
+from pathlib import Path
 
-from puzzledb import analysis
+from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
-with DepthDatabase.open(snakemake.wildcards.puzzle, snakemake.config["results"]) as db:
+puzzle = puzzles.get(snakemake.wildcards.puzzle)
+with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
     analysis.write_summary(db, snakemake.output[0])

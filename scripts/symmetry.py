@@ -2,11 +2,13 @@
 one per orbit."""
 
 import sys
+from pathlib import Path
 
-from puzzledb import analysis
+from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
-with DepthDatabase.open(snakemake.wildcards.puzzle, snakemake.config["results"]) as db:
+puzzle = puzzles.get(snakemake.wildcards.puzzle)
+with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
     analysis.write_symmetry_summary(db, snakemake.output.summary)
     analysis.write_antipodes(db, snakemake.output.antipodes, orbits=True)

@@ -35,6 +35,16 @@ def results(tmp_path_factory):
     return Path(config["results"])
 
 
+# Fixtures that run the workflow or build a large database: a test that uses one is slow.
+SLOW_FIXTURES = {"results", "database", "goal_layers_27"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
+
+
 def puzzledb_cli(*args):
     """Run the installed `puzzledb` entry point as a user would; CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "puzzledb.cli", *args],

@@ -80,6 +80,7 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     assert not (tmp_path / "fifteen-3colour" / "layers").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config, fragment", [
     ({"puzzles": ["eight"], "threadz": 2}, "'threadz' was unexpected"),
     ({"puzzles": ["eigth"]}, "unknown puzzle 'eigth'"),

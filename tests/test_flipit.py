@@ -5,10 +5,10 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb import analysis, engine, puzzles
+from puzzledb import analysis, engine, puzzles, solvers
 from puzzledb.database import DepthDatabase
-from puzzledb.puzzle import BoardError
-from puzzledb.puzzles.flipit import corner_bound, corner_bound_kernel, moves_reference
+from puzzledb.errors import BoardError
+from puzzledb.puzzles.flipit import corner_bound, moves_reference
 
 ALL_BLACK_EMPTY_AT_5 = "BBBB BSBB BBBB BBBB"
 
@@ -29,24 +29,24 @@ SEED_DIAGONAL_ANTIPODES = [
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
+def flipit_results(tmp_path_factory):
     numba.set_num_threads(2)
-    results = tmp_path_factory.mktemp("results")
+    flipit_results = tmp_path_factory.mktemp("flipit_results")
     for name in ("flipit-square", "flipit-square-diagonal"):
-        engine.build(puzzles.get(name), results / name / "layers", threads=2,
+        engine.build(puzzles.get(name), flipit_results / name / "layers", threads=2,
                      progress=False, log=lambda m: None)
-    return results
+    return flipit_results
 
 
 @pytest.fixture(scope="module")
-def square(results):
-    with DepthDatabase.open("flipit-square", results) as db:
+def square(flipit_results):
+    with DepthDatabase.open("flipit-square", flipit_results) as db:
         yield db
 
 
 @pytest.fixture(scope="module")
-def diagonal(results):
-    with DepthDatabase.open("flipit-square-diagonal", results) as db:
+def diagonal(flipit_results):
+    with DepthDatabase.open("flipit-square-diagonal", flipit_results) as db:
         yield db
 
 
@@ -139,7 +139,7 @@ def test_orbit_counts_agree_with_burnside(square, diagonal):
     position (empty cell on the diagonal: 4 * 2^3 * 2^6 = 2,048 each): 66,048 orbits."""
     for db in (square, diagonal):
         puzzle = db.puzzle
-        perms = [np.arange(16)] + [np.array(p) for p in puzzle.symmetries]
+        perms = [np.arange(16)] + [np.array(p) for p in puzzle.symmetries()]
         rows = analysis.symmetry_summary(db)
         assert sum(orbits for _, _, orbits in rows) == (2**19 + 2 * 2048) // 8 == 66048
         for depth in (3, 6, db.max_depth - 1):
@@ -153,7 +153,7 @@ def test_the_symmetries_carry_moves_to_moves_and_goals_to_goals():
     for name in ("flipit-square", "flipit-square-diagonal"):
         puzzle = puzzles.get(name)
         goals = set(puzzle.goal_ranks().tolist())
-        for perm in map(np.array, puzzle.symmetries):
+        for perm in map(np.array, puzzle.symmetries()):
             image = lambda rank: puzzle.rank(puzzle.unrank(rank)[perm])  # noqa: E731
             assert {image(g) for g in goals} == goals
             for rank in rng.integers(0, puzzle.size, 200).tolist():
@@ -172,12 +172,9 @@ def test_the_kernel_gives_the_moves_of_the_rules():
             assert sorted(puzzle.neighbours(rank)) == expected
 
 
-@numba.njit
 def corner_bounds(ranks):
-    out = np.empty(ranks.size, dtype=np.int64)
-    for i in range(ranks.size):
-        out[i] = corner_bound_kernel(np.int64(ranks[i]))
-    return out
+    """The compiled corner bound of each rank."""
+    return solvers.lower_bound(puzzles.get("flipit-square"), "corner").many(ranks)
 
 
 def test_the_corner_bound_never_exceeds_the_true_distance(square, diagonal):
@@ -185,7 +182,7 @@ def test_the_corner_bound_never_exceeds_the_true_distance(square, diagonal):
         for depth in range(db.max_depth + 1):
             assert corner_bounds(db.layer(depth).ranks()).max() <= depth
     start = square.puzzle.parse(ALL_BLACK_EMPTY_AT_5)
-    assert corner_bound(start) == corner_bound_kernel(square.puzzle.rank(start)) == 8
+    assert corner_bound(start) == corner_bounds([square.puzzle.rank(start)])[0] == 8
 
 
 def test_the_corner_bound_of_a_board_and_of_its_rank_agree():
@@ -196,7 +193,7 @@ def test_the_corner_bound_of_a_board_and_of_its_rank_agree():
 
 @pytest.mark.parametrize("board, words", [
     ("BBBB BSBB BBBB BBB", "has 15 cells"),
-    ("BBBB BSBB BBBB BBBX", "pieces 'X'"),
+    ("BBBB BSBB BBBB BBBX", "symbols 'X'"),
     ("BBBB BSBB BBBB BBBS", "2 empty cells"),
 ])
 def test_malformed_flipit_boards_are_one_line_errors(board, words):

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from conftest import puzzledb_cli
-from puzzledb import engine, matching, problems, puzzles
-from puzzledb.puzzle import BoardError
+from puzzledb import compiled, engine, matching, problems, puzzles
+from puzzledb.database import DepthDatabase
+from puzzledb.errors import BoardError
 from puzzledb.puzzles.fourteen import (
     moves_reference,
     rank_reference,
-    relabel_kernel,
     solvable_reference,
 )
 from puzzledb.store import LayerStore
@@ -80,7 +80,7 @@ def test_a_fourteen_move_keeps_tiles_in_their_column_parity_and_flips_the_parity
             for cell in range(16):
                 if after[cell]:
                     assert (after[cell] - 1) % 2 == cell % 2
-            assert puzzle.parity([n])[0] != puzzle.parity([int(rank)])[0]
+            assert puzzle.move_parity([n])[0] != puzzle.move_parity([int(rank)])[0]
         assert board.tolist().count(0) == 2
 
 
@@ -131,11 +131,11 @@ def test_relabelling_renames_the_tiles_of_a_state_by_the_querys_tiles(puzzle):
     keys = relabelling.keys(queries)
     for query, key in zip(queries, keys):
         q = puzzle.unrank(int(query))
-        assert relabel_kernel(int(puzzle.goal_ranks()[0]), key, relabelling.table) == query
+        assert compiled.relabel_one(int(puzzle.goal_ranks()[0]), key, relabelling.tables) == query
         for rank in rng.integers(0, puzzle.size, 20):
             x = puzzle.unrank(int(rank))
             renamed = [q[t - 1] if t else 0 for t in x]  # goal tile t sits at cell t-1
-            assert relabel_kernel(int(rank), key, relabelling.table) == puzzle.rank(renamed)
+            assert compiled.relabel_one(int(rank), key, relabelling.tables) == puzzle.rank(renamed)
     assert relabelling.keys([int(puzzle.goal_ranks()[0]) - 1])[0] == -1
 
 
@@ -207,7 +207,7 @@ def test_matching_agrees_with_the_full_database_query_by_query(database, goal_la
     puzzle = store.puzzle
     queries = np.random.default_rng(11).choice(puzzle.solvable_with_domino_at(14), 30_000,
                                                replace=False)
-    full = matching.stored_distances(store, queries)
+    full = DepthDatabase(store.puzzle, store.directory).depths(queries)
     assert full.max() > 2 * 27 - 10  # the sample reaches well beyond the stored depth
     assert np.array_equal(matching.distances(goal_layers_27, queries), full)
 
@@ -231,7 +231,8 @@ def test_problem_file_routes_replay_in_exactly_the_stated_moves(goal_layers_27, 
 
 def test_bottom_right_distances_from_the_database_reproduce_the_seeds_table(database):
     _, store = database
-    distances = matching.stored_distances(store, store.puzzle.solvable_with_domino_at(14))
+    distances = DepthDatabase(store.puzzle, store.directory).depths(
+        store.puzzle.solvable_with_domino_at(14))
     values, counts = np.unique(distances, return_counts=True)
     table = dict(zip(values.tolist(), counts.tolist()))
     assert sum(c for d, c in table.items() if d <= 30) == SEED_UP_TO_30
@@ -251,4 +252,24 @@ def test_cli_answers_fourteen_boards_in_the_seeds_notation(database):
         moves = moves_reference(list(puzzle.parse(before)))
         assert list(puzzle.parse(after)) in [list(b) for b in moves]
     count = puzzledb_cli("count", "fourteen", "14ba 5e72 9cd6 38__", "--results", results)
-    assert count.returncode == 0 and int(count.stdout) >= 1
+    assert count.returncode == 0 and int(count.stdout) == optimal_routes(
+        store, list(puzzle.parse("14ba 5e72 9cd6 38__")))
+
+
+def optimal_routes(store, board):
+    """The number of optimal solutions of a board, counted with the plain-Python moves and
+    the stored distances alone: sum over the moves that go one layer down."""
+    puzzle = store.puzzle
+    db = DepthDatabase(puzzle, store.directory)
+    ways = {tuple(board): 1}
+    for _ in range(int(db.depths([puzzle.rank(board)])[0])):
+        following = {}
+        for b, w in ways.items():
+            here = int(db.depths([puzzle.rank(b)])[0])
+            near = [tuple(m) for m in moves_reference(list(b))]
+            depths = db.depths([puzzle.rank(m) for m in near])
+            for m, d in zip(near, depths.tolist()):
+                if d == here - 1:
+                    following[m] = following.get(m, 0) + w
+        ways = following
+    return sum(ways.values())

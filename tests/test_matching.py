@@ -8,8 +8,9 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb import engine, matching, problems, puzzles
-from puzzledb.puzzle import PuzzleError
+from puzzledb import compiled, engine, matching, problems, puzzles
+from puzzledb.database import DepthDatabase
+from puzzledb.errors import PuzzleError
 from puzzledb.store import LayerStore
 
 
@@ -34,7 +35,7 @@ def test_eight_matching_with_layers_to_8_agrees_with_the_full_database(eight, tm
     rng = np.random.default_rng(1)
     queries = np.concatenate([rng.integers(0, eight.puzzle.size, 150),
                               eight.open_layer(31).ranks()]).astype(np.uint64)
-    full = matching.stored_distances(eight, queries)
+    full = DepthDatabase(eight.puzzle, eight.directory).depths(queries)
     assert full.max() == 31 > 2 * 8  # the general search is not bounded by 2k
     assert np.array_equal(matching.distances(layers, queries), full)
 
@@ -137,12 +138,12 @@ def test_eight_renaming_maps_the_goal_onto_the_query_and_keeps_distances(eight):
     queries = np.random.default_rng(5).choice(matching.query_set(puzzle, "blank-at-goal"), 50)
     keys = relabelling.keys(queries)
     assert np.array_equal(keys, queries.astype(np.int64))
-    full = matching.stored_distances(eight, queries)
+    full = DepthDatabase(eight.puzzle, eight.directory).depths(queries)
     for q, d in zip(keys.tolist(), full.tolist()):
-        assert relabelling.kernel(np.int64(goal), np.int64(q), relabelling.table) == q
+        assert compiled.relabel_one(np.int64(goal), np.int64(q), relabelling.tables) == q
         # a neighbour of the goal renamed is a neighbour of the query
         n = puzzle.neighbours(goal)[0]
-        renamed = int(relabelling.kernel(np.int64(n), np.int64(q), relabelling.table))
+        renamed = int(compiled.relabel_one(np.int64(n), np.int64(q), relabelling.tables))
         assert renamed in puzzle.neighbours(q)
     assert relabelling.keys(np.array([0]))[0] == -1  # blank in the corner cell 0
 
@@ -152,6 +153,6 @@ def test_eight_renaming_with_layers_to_12_agrees_with_the_database_also_beyond_2
     layers = goal_layers_only(eight, 12, tmp_path)
     queries = np.random.default_rng(8).choice(
         matching.query_set(eight.puzzle, "blank-at-goal"), 300, replace=False)
-    full = matching.stored_distances(eight, queries)
+    full = DepthDatabase(eight.puzzle, eight.directory).depths(queries)
     assert full.max() > 2 * 12  # these take the general search after renaming finds nothing
     assert np.array_equal(matching.distances(layers, queries), full)

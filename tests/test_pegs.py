@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from conftest import puzzledb_cli
-from puzzledb import engine, puzzles
+from puzzledb import analysis, engine, memory, puzzles
 from puzzledb.database import DepthDatabase, layer_directory
-from puzzledb.puzzle import BoardError, Puzzle
+from puzzledb.errors import BoardError
+from puzzledb.puzzle import Puzzle
+from puzzledb.search import format_moves
 from puzzledb.puzzles.pegs import (
     all_masks,
-    format_moves,
     moves_reference,
     rank_reference,
     reachable_finishes,
@@ -136,8 +137,8 @@ def mask_of(pegs):
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    """hoppers and triangle15 databases, built by the engine into a temporary results dir."""
+def peg_results(tmp_path_factory):
+    """hoppers and triangle15 databases, built by the engine into a temporary peg_results dir."""
     numba.set_num_threads(2)
     root = tmp_path_factory.mktemp("pegs")
     for name in ("hoppers", "triangle15"):
@@ -146,8 +147,8 @@ def results(tmp_path_factory):
     return root
 
 
-def layer_counts(results, name):
-    with DepthDatabase.open(name, results) as db:
+def layer_counts(peg_results, name):
+    with DepthDatabase.open(name, peg_results) as db:
         return [db.layer(d).count for d in range(db.max_depth + 1)]
 
 
@@ -223,12 +224,13 @@ def test_rank_inverts_unrank_and_agrees_with_the_reference_on_random_boards(name
 def test_english33_needs_only_its_two_widest_levels_in_memory():
     english = puzzles.get("english33")
     widest = comb(33, 16) + comb(33, 17)  # 16 and 17 pegs: after 16 and 15 jumps
-    need = engine.memory_needed(english)
+    need = memory.search_bytes(english)
     assert widest // 8 < need < widest // 8 + 2**24
     assert need < 300 * 2**20
     levels = english.levels()  # 32 pegs down to 1: every level a mask of that many pegs
     assert levels == [comb(33, pegs) for pegs in range(32, 0, -1)]
     assert english.rank_space().startswith("32 levels of 33 to 1,166,803,110 ranks")
+    assert english.size == sum(levels) == 2**33 - 2  # every mask but the empty and full
 
 
 # --- the compiled kernel against the plain-Python moves ---------------------------------------
@@ -257,9 +259,9 @@ def test_the_symmetries_kept_are_those_that_fix_the_start(name, count):
     """The triangle has 6 symmetries, but only the mirror through the top hole fixes the
     start (its top hole empty): the layers are distances from the start."""
     puzzle = puzzles.get(name)
-    assert len(puzzle.symmetries) + 1 == count
+    assert len(puzzle.symmetries()) + 1 == count
     start = puzzle.start()
-    for perm in puzzle.symmetries:
+    for perm in puzzle.symmetries():
         assert list(start[list(perm)]) == list(start)
 
 
@@ -271,7 +273,7 @@ def test_symmetries_carry_jumps_onto_jumps_and_the_compiled_canonical_rank_is_ri
         pegs = rng.randint(2, puzzle.start_pegs)
         board = puzzle.board_of_mask(mask_of(rng.sample(range(puzzle.cells), pegs)))
         after = [np.array(b) for b in moves_reference(puzzle, board)]
-        for perm in puzzle.symmetries:
+        for perm in puzzle.symmetries():
             p = list(perm)
             assert {tuple(b) for b in moves_reference(puzzle, board[p])} == \
                 {tuple(b[p]) for b in after}
@@ -289,11 +291,11 @@ def test_symmetries_carry_jumps_onto_jumps_and_the_compiled_canonical_rank_is_ri
 # --- the databases ----------------------------------------------------------------------------
 
 
-def test_hoppers_layers_are_the_positions_after_each_jump_as_the_checker_finds_them(results):
-    counts = layer_counts(results, "hoppers")
+def test_hoppers_layers_are_the_positions_after_each_jump_as_the_checker_finds_them(peg_results):
+    counts = layer_counts(peg_results, "hoppers")
     assert counts == HOPPERS_COUNTS and sum(counts) == 2344
     hoppers = puzzles.get("hoppers")
-    with DepthDatabase.open("hoppers", results) as db:
+    with DepthDatabase.open("hoppers", peg_results) as db:
         for depth, expected in enumerate(layers_by_checker("hoppers", 11)):
             assert list(db.layer(depth).ranks()) == sorted(rank_reference(mask_of(p))
                                                            for p in expected)
@@ -318,25 +320,25 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
     assert layer_counts(tmp_path, "hoppers") == HOPPERS_COUNTS
 
 
-def test_hoppers_ends_with_one_peg_in_the_centre_or_a_corner(results):
-    with DepthDatabase.open("hoppers", results) as db:
+def test_hoppers_ends_with_one_peg_in_the_centre_or_a_corner(peg_results):
+    with DepthDatabase.open("hoppers", peg_results) as db:
         assert db.max_depth == 11
         assert reachable_finishes(db) == [0, 2, 6, 10, 12]
 
 
-def test_triangle15_counts_per_jump_are_the_published_table(results):
-    counts = layer_counts(results, "triangle15")
+def test_triangle15_counts_per_jump_are_the_published_table(peg_results):
+    counts = layer_counts(peg_results, "triangle15")
     assert counts == TRIANGLE15_COUNTS and sum(counts) == 3016
-    with DepthDatabase.open("triangle15", results) as db:
+    with DepthDatabase.open("triangle15", peg_results) as db:
         for depth, expected in enumerate(layers_by_checker("triangle15", 13)):
             assert db.layer(depth).count == len(expected)
 
 
 def test_triangle15_with_the_top_empty_finishes_at_the_top_the_bottom_middle_or_row_4_ends(
-        results):
+        peg_results):
     """Holes numbered row-major from the top: 6 and 9 are the ends of the fourth row, 12 the
     middle of the bottom row (a1, a4, d4, c5 in the published table)."""
-    with DepthDatabase.open("triangle15", results) as db:
+    with DepthDatabase.open("triangle15", peg_results) as db:
         assert db.max_depth == 13
         assert reachable_finishes(db) == [0, 6, 9, 12]
 
@@ -376,10 +378,9 @@ def orbit_counts(name, layers):
 @pytest.mark.parametrize("name, jumps, orbits", [
     ("hoppers", 11, [1, 1, 2, 6, 24, 55, 86, 82, 53, 25, 8, 2]),
     ("triangle15", 13, [1, 1, 4, 19, 62, 149, 268, 344, 317, 215, 112, 39, 10, 3])])
-def test_layers_counted_up_to_symmetry_agree_with_the_checkers_orbits(results, name, jumps,
+def test_layers_counted_up_to_symmetry_agree_with_the_checkers_orbits(peg_results, name, jumps,
                                                                        orbits):
-    from puzzledb import analysis
-    with DepthDatabase.open(name, results) as db:
+    with DepthDatabase.open(name, peg_results) as db:
         rows = analysis.symmetry_summary(db)
     assert [r[2] for r in rows] == orbits == orbit_counts(name, layers_by_checker(name, jumps))
 
@@ -389,7 +390,7 @@ def test_layers_counted_up_to_symmetry_agree_with_the_checkers_orbits(results, n
 
 def test_hoppers_needs_7_moves_and_from_0_to_6_has_the_seeds_18_solutions():
     hoppers = puzzles.get("hoppers")
-    result = hoppers.solutions_by_moves(6, first_move=(0, 6))
+    result = hoppers.solutions_in_moves(6, first_move=(0, 6))
     printed = [format_moves(s) for s in result.solutions]
     assert result.length == 7
     assert sorted(printed) == sorted(SEED_HOPPERS_SOLUTIONS) and len(set(printed)) == 18
@@ -402,7 +403,7 @@ def test_hoppers_needs_7_moves_and_from_0_to_6_has_the_seeds_18_solutions():
 def test_hoppers_has_72_seven_move_solutions_four_first_moves_times_the_seeds_18():
     """Every first jump is a corner peg into the centre, and the four are one orbit."""
     hoppers = puzzles.get("hoppers")
-    result = hoppers.solutions_by_moves(6)
+    result = hoppers.solutions_in_moves(6)
     assert result.length == 7 and len(result.solutions) == 72
     assert sorted({s[0] for s in result.solutions}) == [(0, 6), (2, 6), (10, 6), (12, 6)]
     for moves in result.solutions:
@@ -411,13 +412,13 @@ def test_hoppers_has_72_seven_move_solutions_four_first_moves_times_the_seeds_18
 
 def test_a_first_move_that_is_no_move_from_the_start_is_a_board_error():
     with pytest.raises(BoardError, match="not a move"):
-        puzzles.get("hoppers").solutions_by_moves(6, first_move=(1, 6))
+        puzzles.get("hoppers").solutions_in_moves(6, first_move=(1, 6))
 
 
 # --- the command line -------------------------------------------------------------------------
 
 
-def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(results):
+def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(peg_results):
     run = puzzledb_cli("peg-solutions", "hoppers", "--first", "0,6")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
@@ -426,10 +427,10 @@ def test_the_cli_prints_the_seeds_18_hoppers_solutions_and_answers_distances(res
         moves = [tuple(int(h) for h in m.split(",")) for m in line.strip("()").split(")(")]
         assert replay("hoppers", moves) == {6}
     assert "18 solutions of 7 moves" in run.stderr
-    run = puzzledb_cli("distance", "hoppers", ".o. .. ... .. .o.", "--results", str(results))
+    run = puzzledb_cli("distance", "hoppers", ".o. .. ... .. .o.", "--results", str(peg_results))
     assert run.returncode == 2 and "unreachable" in run.stderr
     assert run.stderr.count("\n") == 1
-    run = puzzledb_cli("sample", "hoppers", "11", "--results", str(results))
+    run = puzzledb_cli("sample", "hoppers", "11", "--results", str(peg_results))
     assert run.stdout.splitlines() == [
         "o.. .. ... .. ...", "..o .. ... .. ...", "... .. .o. .. ...",
         "... .. ... .. o..", "... .. ... .. ..o"]

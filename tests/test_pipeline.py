@@ -19,6 +19,7 @@ from seed_figures import (
     FIFTEEN_6COLOUR_DEEPEST,
     FIFTEEN_6COLOUR_LAYERS,
 )
+from checkers import is_slide
 from conftest import puzzledb_cli
 
 
@@ -64,25 +65,13 @@ def test_eight_867_254_301_is_31_moves_away_with_40_optimal_solutions(results):
         assert db.count_solutions(EIGHT_HARD) == EIGHT_HARD_SOLUTIONS
 
 
-def _is_slide(a, b, width):
-    """Independent move checker: b is a with the blank swapped with an orthogonal neighbour."""
-    a, b = a.replace(" ", ""), b.replace(" ", "")
-    diff = [i for i in range(len(a)) if a[i] != b[i]]
-    if len(diff) != 2:
-        return False
-    i, j = diff
-    if a[i] != b[j] or a[j] != b[i] or "0" not in (a[i], a[j]):
-        return False
-    return abs(i // width - j // width) + abs(i % width - j % width) == 1
-
-
 def test_solve_prints_a_valid_31_move_solution_of_867_254_301(results):
     out = puzzledb_cli("--results", str(results), "solve", "eight", EIGHT_HARD)
     assert out.returncode == 0, out.stderr
     boards = out.stdout.splitlines()
     assert boards[0] == EIGHT_HARD and boards[-1] == "123 456 780"
     assert len(boards) == 32
-    assert all(_is_slide(a, b, 3) for a, b in zip(boards, boards[1:]))
+    assert all(is_slide(a, b, 3) for a, b in zip(boards, boards[1:]))
 
 
 def test_cli_distance_and_count_answer_from_the_layers(results):
@@ -97,7 +86,7 @@ def test_a_fifteen_3colour_solution_descends_one_layer_per_move(results):
     with DepthDatabase.open("fifteen-3colour", results) as db:
         boards = db.solve(FIFTEEN_3COLOUR_DEEPEST[0])
         assert len(boards) == 58
-        assert all(_is_slide(a, b, 4) for a, b in zip(boards, boards[1:]))
+        assert all(is_slide(a, b, 4) for a, b in zip(boards, boards[1:]))
         assert [db.distance(b) for b in boards] == list(range(57, -1, -1))
 
 

@@ -5,10 +5,13 @@ import csv
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from conftest import run_snakemake
 from puzzledb import matching, problems, puzzles
-from puzzledb.store import LayerStore
+from puzzledb.database import DepthDatabase
+
+pytestmark = pytest.mark.slow  # runs the workflow
 
 
 def test_eight_blank_at_goal_problem_set_from_layers_to_24_matches_the_full_database(tmp_path):
@@ -23,8 +26,7 @@ def test_eight_blank_at_goal_problem_set_from_layers_to_24_matches_the_full_data
     puzzle = puzzles.get("eight")
     queries = matching.query_set(puzzle, "blank-at-goal")
     assert queries.size == 20_160  # 8!/2 positions with the blank bottom right
-    full = matching.stored_distances(
-        LayerStore(tmp_path / "results" / "eight" / "layers", puzzle), queries)
+    full = DepthDatabase(puzzle, tmp_path / "results" / "eight" / "layers").depths(queries)
     with open(out / "blank-at-goal_k24_distribution.csv") as f:
         table = {int(r["distance"]): int(r["count"]) for r in csv.DictReader(f)}
     assert table == dict(Counter(full.tolist()))

@@ -8,11 +8,12 @@ import numba
 import numpy as np
 import pytest
 
+from checkers import cells, is_slide
 from conftest import puzzledb_cli
 from puzzledb import engine, puzzles, solvers
 from puzzledb.database import DepthDatabase
 from puzzledb.problems import parse_problem
-from puzzledb.puzzle import PuzzleError
+from puzzledb.errors import PuzzleError
 from puzzledb.puzzles.sliding import SlidingPuzzle
 
 EIGHT_START = "867 254 301"
@@ -20,21 +21,6 @@ BOTH_PDBS = "pdb:fifteen-6colour,pdb:fifteen-3colour"
 
 
 # --- independent move checkers -------------------------------------------------------------
-
-
-def cells(board):
-    return [ch for ch in board if ch != " "]
-
-
-def is_slide(before, after, width):
-    """after follows from before by sliding one tile orthogonally into the blank."""
-    a, b = cells(before), cells(after)
-    changed = [i for i in range(len(a)) if a[i] != b[i]]
-    if len(changed) != 2:
-        return False
-    i, j = changed
-    adjacent = (j - i == width) or (j - i == 1 and i // width == j // width)
-    return adjacent and a[i] == b[j] and a[j] == b[i] and "0" in (a[i], a[j])
 
 
 def is_flip_jump(before, after):
@@ -168,7 +154,7 @@ def test_all_optimal_solutions_by_ida_star_number_as_the_database_counts(eight_d
 def test_a_search_paused_every_few_nodes_resumes_to_the_same_solutions(monkeypatch):
     whole = solvers.solve("eight", EIGHT_START, all_solutions=True)
     calls = []
-    monkeypatch.setattr(solvers, "_BUDGET", 997)  # pause and resume the compiled loop often
+    monkeypatch.setattr(solvers.tree, "_BUDGET", 997)  # pause and resume the compiled loop often
     paused = solvers.solve("eight", EIGHT_START, all_solutions=True,
                            progress=lambda threshold, nodes: calls.append((threshold, nodes)))
     assert paused.paths == whole.paths and paused.nodes == whole.nodes
@@ -180,7 +166,7 @@ def test_a_search_paused_every_few_nodes_resumes_to_the_same_solutions(monkeypat
 def test_more_optimal_solutions_than_the_first_pass_has_room_for_are_all_collected(
         monkeypatch):
     whole = solvers.solve("eight", EIGHT_START, all_solutions=True)
-    monkeypatch.setattr(solvers, "_ROOM", 3)  # the 40 solutions overflow: the pass reruns
+    monkeypatch.setattr(solvers.tree, "_ROOM", 3)  # the 40 solutions overflow: the pass reruns
     solved = solvers.solve("eight", EIGHT_START, all_solutions=True)
     assert solved.paths == whole.paths and len(solved.paths) == 40
     limited = solvers.solve("eight", EIGHT_START, all_solutions=True, limit=7)
@@ -203,7 +189,7 @@ def test_compiled_manhattan_matches_the_plain_python_reference(name):
     bound = solvers.lower_bound(puzzle, "manhattan")
     rng = np.random.default_rng(7)
     for rank in rng.integers(0, puzzle.size, size=300).tolist():
-        assert bound(rank) == solvers.manhattan_reference(puzzle, puzzle.unrank(rank))
+        assert bound(rank) == puzzle.manhattan_reference(puzzle.unrank(rank))
 
 
 # --- pattern databases ------------------------------------------------------------------------
@@ -235,9 +221,9 @@ def test_pattern_database_reads_the_distance_of_the_coloured_board(eight_db, eig
 
 def test_the_coloured_fifteen_puzzles_are_abstractions_of_the_fifteen_puzzle():
     fifteen = puzzles.get("fifteen")
-    six = solvers.abstraction(fifteen, puzzles.get("fifteen-6colour"))
+    six = fifteen.colouring(puzzles.get("fifteen-6colour"))
     assert six.tolist() == [0, 1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6]  # tile 13 -> 5
-    three = solvers.abstraction(fifteen, puzzles.get("fifteen-3colour"))
+    three = fifteen.colouring(puzzles.get("fifteen-3colour"))
     assert three.tolist() == [0, 1, 1, 2, 2, 1, 1, 2, 2, 1, 3, 3, 2, 3, 3, 3]
 
 
@@ -246,11 +232,11 @@ def test_a_colouring_that_does_not_send_the_goal_to_the_goal_is_refused():
     swapped = {s: "6" for s in "56789abcdef"} | {"0": "0", "1": "2", "2": "1", "3": "3",
                                                   "4": "4", "d": "5"}
     with pytest.raises(PuzzleError, match="does not map the goal onto the goal"):
-        solvers.abstraction(fifteen, six, swapped)
+        fifteen.colouring(six, swapped)
     with pytest.raises(PuzzleError, match="same shape"):
-        solvers.abstraction(puzzles.get("eight"), six)
+        puzzles.get("eight").colouring(six)
     with pytest.raises(PuzzleError, match="two colours"):
-        solvers.abstraction(six, puzzles.get("fifteen-3colour"))
+        six.colouring(puzzles.get("fifteen-3colour"))
 
 
 def test_pattern_database_guided_ida_agrees_with_manhattan_on_fifteen_puzzle_walks(results):

@@ -1,23 +1,15 @@
-"""Products mined from a finished database: summary.csv, antipodes.txt, the depth plot and
-an HTML report.  Each reads the layers through DepthDatabase and writes one file atomically.
+"""Products mined from a finished database: summary.csv, antipodes.txt, the counts up to
+symmetry and an HTML report (the plot is in plots.py).  Each reads the layers through
+DepthDatabase and writes one file atomically (store.write_text).
 """
 
 import csv
 import html
 import io
-import os
-from pathlib import Path
 
 import numpy as np
 
-
-def write_atomic(path, text):
-    """Write a text file under a temporary name and rename it: never half-written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+from .store import write_text
 
 
 def write_summary(db, path):
@@ -25,7 +17,7 @@ def write_summary(db, path):
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "cumulative"])
     writer.writerows(db.summary())
-    write_atomic(path, out.getvalue())
+    write_text(path, out.getvalue())
 
 
 def antipodes(db):
@@ -39,7 +31,7 @@ def write_antipodes(db, path, limit=None, orbits=False):
     boards = antipode_orbits(db) if orbits else antipodes(db)
     if limit is not None:
         boards = boards[:limit]
-    write_atomic(path, "".join(b + "\n" for b in boards))
+    write_text(path, "".join(b + "\n" for b in boards))
 
 
 def symmetry_summary(db):
@@ -64,7 +56,7 @@ def write_symmetry_summary(db, path):
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "orbits"])
     writer.writerows(symmetry_summary(db))
-    write_atomic(path, out.getvalue())
+    write_text(path, out.getvalue())
 
 
 def read_symmetry_summary(path):
@@ -85,36 +77,6 @@ def read_summary(path):
     with open(path) as f:
         return [(int(r["depth"]), int(r["count"]), int(r["cumulative"]))
                 for r in csv.DictReader(f)]
-
-
-def depth_axis(puzzle):
-    """What a layer's depth counts: moves from the goal, or (graded puzzles) jumps from the
-    start."""
-    return "jumps from the start" if puzzle.graded else "distance from the goal (moves)"
-
-
-def plot_depths(rows, title, path, xlabel="distance from the goal (moves)"):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    depths = [r[0] for r in rows]
-    counts = [r[1] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    ax.bar(depths, counts, width=0.85, color="#3b6ea8")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("positions")
-    ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
-    ax.ticklabel_format(axis="y", style="plain")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp)
-    plt.close(fig)
-    os.replace(tmp, path)
 
 
 def write_report(entries, path, problem_sets=()):
@@ -142,7 +104,7 @@ def write_report(entries, path, problem_sets=()):
             orbit_rows, orbit_boards = symmetry
             orbits = {d: o for d, _, o in orbit_rows}
             parts.append(_boards_html(
-                f"Deepest positions up to the {len(puzzle.symmetries) + 1} symmetries "
+                f"Deepest positions up to the {len(puzzle.symmetries()) + 1} symmetries "
                 f"({orbit_rows[-1][2]:,} distinct)", orbit_boards))
         parts.append("<table><tr><th>depth</th><th>count</th><th>cumulative</th>"
                      + ("<th>up to symmetry</th>" if orbits else "") + "</tr>")
@@ -161,7 +123,7 @@ def write_report(entries, path, problem_sets=()):
         parts.append("<table><tr><th>distance</th><th>count</th><th>cumulative</th></tr>")
         parts.extend(f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td></tr>" for d, c, t in rows)
         parts.append("</table>")
-    write_atomic(path, "\n".join(parts) + "\n")
+    write_text(path, "\n".join(parts) + "\n")
 
 
 def _boards_html(title, boards, limit=20):

@@ -8,9 +8,11 @@ numba's cache is keyed by CPU, so a cached kernel never runs on a CPU without th
 import numpy as np
 from llvmlite import binding as llvm
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .compiled import jit
 
 HAS_BMI2 = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 
@@ -66,7 +68,7 @@ def _bmi2(name):
     return op
 
 
-@njit(nogil=True, cache=True)
+@jit
 def pext_loop(value, mask):
     """The bits of value at the set bits of mask, packed to the low end."""
     out = np.uint64(0)
@@ -80,7 +82,7 @@ def pext_loop(value, mask):
     return out
 
 
-@njit(nogil=True, cache=True)
+@jit
 def pdep_loop(value, mask):
     """The low bits of value spread onto the set bits of mask."""
     out = np.uint64(0)

@@ -6,28 +6,21 @@ the next layer with an atomic OR, so the layer is complete and duplicate-free wi
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .bitops import atomic_or as _atomic_or
 from .bitops import lowest_bit as _lowest_bit
 from .bitops import popcount as _popcount
-
-WORD_BITS = 64
-# Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of work,
-# and (times 64) the most ranks one extraction buffer holds.
-BLOCK_WORDS = 1 << 14
-
-
-def words_for(size):
-    return (int(size) + WORD_BITS - 1) // WORD_BITS
+from .compiled import jit, neighbours
+from .memory import BLOCK_WORDS, WORD_BITS, words_for
 
 
 def new_bitset(size):
     return np.zeros(words_for(size), dtype=np.uint64)
 
 
-@njit(parallel=True, nogil=True)
-def expand(current, seen, following, level, neighbours, max_moves, work_size, check_seen):
+@jit(parallel=True)
+def expand(current, seen, following, level, tables, max_moves, work_size, check_seen):
     """Set in `following` every neighbour of a state in `current` that `seen` lacks.
 
     With check_seen False (graded puzzles) every neighbour is new by construction."""
@@ -42,7 +35,7 @@ def expand(current, seen, following, level, neighbours, max_moves, work_size, ch
             while bits:
                 r = w * 64 + np.int64(_lowest_bit(bits))
                 bits &= bits - np.uint64(1)
-                k = neighbours(r, level, out, work)
+                k = neighbours(r, level, out, work, tables)
                 for j in range(k):
                     n = out[j]
                     nw = n >> 6
@@ -54,7 +47,7 @@ def expand(current, seen, following, level, neighbours, max_moves, work_size, ch
                     _atomic_or(following, nw, mask)
 
 
-@njit(parallel=True, nogil=True, cache=True)
+@jit(parallel=True)
 def count(bitset):
     total = 0
     for w in prange(bitset.size):
@@ -62,7 +55,7 @@ def count(bitset):
     return total
 
 
-@njit(nogil=True, cache=True)
+@jit
 def extract(bitset, start_word, stop_word, out):
     """Write the ranks of the set bits in words [start, stop) to out, ascending; their number."""
     k = 0
@@ -75,14 +68,14 @@ def extract(bitset, start_word, stop_word, out):
     return k
 
 
-@njit(parallel=True, nogil=True, cache=True)
+@jit(parallel=True)
 def set_ranks(bitset, ranks):
     for i in prange(ranks.size):
         r = ranks[i]
         _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
 
 
-@njit(parallel=True, nogil=True, cache=True)
+@jit(parallel=True)
 def merge(target, source):
     """target |= source."""
     for w in prange(target.size):

@@ -22,9 +22,11 @@ from tqdm import tqdm
 
 from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
-from .engine import build, memory_needed
+from .engine import build
+from .errors import PuzzledbError, PuzzleError, SearchError
+from .memory import search_mib
 from .problems import problem_line
-from .puzzle import PuzzleError
+from .search import format_moves
 from .store import LayerStore
 
 
@@ -102,12 +104,12 @@ def run(args, out=sys.stdout):
     if args.command == "info":
         print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
         print(f"rank space    {puzzle.rank_space()}", file=out)
-        print(f"search memory {memory_needed(puzzle) / 2**20:,.1f} MiB", file=out)
+        print(f"search memory {search_mib(puzzle):,.1f} MiB", file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
                       f"in {db.store.directory}", file=out)
-        except PuzzleError as err:
+        except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
         return
     if args.command == "build":
@@ -155,7 +157,7 @@ def _no_database_but_a_bound(puzzle, results):
         return False
     try:
         solvers.default_heuristic(puzzle)
-    except PuzzleError:
+    except SearchError:
         return False
     return True
 
@@ -195,24 +197,20 @@ def _tree_search(puzzle, args, out):
 
 
 def _peg_solutions(puzzle, args, out):
-    """peg-solutions: iterative deepening over moves (pegs.PegSolitaire.solutions_by_moves);
-    meant for small boards such as hoppers."""
-    from .puzzles.pegs import PegSolitaire, format_moves
-
-    if not isinstance(puzzle, PegSolitaire):
-        raise PuzzleError(f"{puzzle.name} is not a peg-solitaire puzzle")
+    """peg-solutions: iterative deepening over moves (Puzzle.solutions_in_moves); meant for
+    small boards such as hoppers."""
     first = None
     if args.first is not None:
         try:
             first = tuple(int(h) for h in args.first.strip("()").split(","))
         except ValueError:
-            raise PuzzleError(f"--first {args.first!r}: give the holes of a move, e.g. 0,6")
-    finish = puzzle.start_hole if args.finish is None else args.finish
-    if not 0 <= finish < puzzle.cells:
-        raise PuzzleError(f"{puzzle.name}: --finish {finish}: holes are 0..{puzzle.cells - 1}")
-    result = puzzle.solutions_by_moves(finish, first_move=first, all_solutions=not args.one)
+            raise PuzzleError(f"--first {args.first!r}: give the holes of a move, "
+                              f"e.g. 0,6") from None
+    result = puzzle.solutions_in_moves(args.finish, first_move=first,
+                                       all_solutions=not args.one)
     if result.length is None:
-        raise PuzzleError(f"{puzzle.name}: no way to leave one peg at hole {finish}")
+        raise SearchError(f"{puzzle.name}: no sequence of moves leaves one peg at the "
+                          f"finish hole")
     for moves in result.solutions:
         print(format_moves(moves), file=out)
     count = len(result.solutions)
@@ -223,7 +221,7 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     try:
         run(args)
-    except PuzzleError as err:
+    except PuzzledbError as err:
         print(f"puzzledb: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:

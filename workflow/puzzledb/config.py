@@ -1,5 +1,6 @@
 """The workflow configuration: validated against workflow/schemas/config.schema.yaml (which
-also gives the defaults), plus the checks a schema cannot make; errors are one line."""
+also gives the defaults), plus the checks a schema cannot make; errors are one line.  It
+loads no compiled code, so parsing the Snakefile stays quick."""
 
 from pathlib import Path
 
@@ -7,17 +8,10 @@ import jsonschema
 import yaml
 
 from . import puzzles
-from .engine import memory_needed
-from .puzzle import PuzzleError
+from .errors import ConfigError, PuzzleError
+from .memory import job_mb, search_mib
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
-
-# What a search process holds besides its bitsets: the interpreter, numba, h5py.
-PROCESS_OVERHEAD_MB = 400
-
-
-class ConfigError(PuzzleError):
-    pass
 
 
 def check_config(config, schema_path=SCHEMA):
@@ -37,7 +31,7 @@ def check_config(config, schema_path=SCHEMA):
             puzzle = puzzles.get(name)
         except PuzzleError as err:
             raise ConfigError(f"config: puzzles: {err}") from None
-        need = memory_needed(puzzle) / 2**20
+        need = search_mib(puzzle)
         if need > config["memory_mb"]:
             raise ConfigError(
                 f"config: {name} needs {need:,.0f} MiB for its search, "
@@ -45,7 +39,7 @@ def check_config(config, schema_path=SCHEMA):
             )
     for i, entry in enumerate(config["problem_sets"]):
         where = f"config: problem_sets.{i}"
-        for key, value in (("per_distance", 200), ("seed", 0)):
+        for key, value in problem_set_defaults(schema).items():
             entry.setdefault(key, value)
         if entry["puzzle"] not in config["puzzles"]:
             raise ConfigError(f"{where}: puzzle {entry['puzzle']!r} is not in puzzles")
@@ -66,8 +60,16 @@ def problem_set(config, puzzle, queries, k):
     for entry in config["problem_sets"]:
         if (entry["puzzle"], entry["queries"], entry["k"]) == (puzzle, queries, int(k)):
             return entry
-    return {"puzzle": puzzle, "queries": queries, "k": int(k), "per_distance": 200, "seed": 0}
+    return {"puzzle": puzzle, "queries": queries, "k": int(k),
+            **problem_set_defaults(yaml.safe_load(SCHEMA.read_text()))}
+
+
+def problem_set_defaults(schema):
+    """The defaults the schema gives the keys of a problem set."""
+    keys = schema["properties"]["problem_sets"]["items"]["properties"]
+    return {key: spec["default"] for key, spec in keys.items() if "default" in spec}
 
 
 def search_mem_mb(name):
-    return int(memory_needed(puzzles.get(name)) / 2**20) + PROCESS_OVERHEAD_MB
+    """mem_mb of a build job of the puzzle, for Snakemake's scheduler."""
+    return job_mb(puzzles.get(name))

@@ -3,7 +3,9 @@ of optimal solutions, positions at a given depth.
 
 Everything here reads layers through the store; nothing reaches into the engine.  For a
 reversible puzzle a state at depth d has a neighbour at depth d-1, so descending the layers
-gives an optimal solution, and summing over those neighbours counts all of them.
+gives an optimal solution, and summing over those neighbours counts all of them.  `descend`
+and `depths_of` work on any set of layers that answers contains(depth, ranks): the stored
+database here, or the goal layers held in memory by matching.py.
 """
 
 from pathlib import Path
@@ -11,12 +13,40 @@ from pathlib import Path
 import numpy as np
 
 from . import puzzles
-from .puzzle import PuzzleError
-from .store import LayerError, LayerStore
+from .errors import BoardError, LayerError, PuzzleError
+from .store import LayerStore
 
 
 def layer_directory(results, name):
     return Path(results) / name / "layers"
+
+
+def depths_of(ranks, contains, depths):
+    """The depth of each rank among the layers `depths` (int16), -1 for a rank in none;
+    contains(depth, ranks) -> bool mask."""
+    queries, inverse = np.unique(np.asarray(ranks, dtype=np.uint64), return_inverse=True)
+    found = np.full(queries.size, -1, dtype=np.int16)
+    for depth in depths:
+        todo = np.flatnonzero(found < 0)  # sorted and distinct, as contains likes them
+        if todo.size == 0:
+            break
+        found[todo[contains(depth, queries[todo])]] = depth
+    return found[inverse]
+
+
+def descend(puzzle, rank, depth, contains):
+    """A path of ranks from a state of layer `depth` to the goal: at each step the smallest
+    neighbour one layer down (so the path is reproducible).  LayerError if a state has no
+    neighbour one layer down: the layers are inconsistent."""
+    path = [int(rank)]
+    for d in range(depth - 1, -1, -1):
+        near = np.array(puzzle.neighbours(path[-1]), dtype=np.uint64)
+        below = near[contains(d, near)]
+        if below.size == 0:
+            raise LayerError(f"{puzzle.name}: state {path[-1]} of layer {d + 1} has no "
+                             f"neighbour in layer {d}; the layers are inconsistent")
+        path.append(int(below.min()))
+    return path
 
 
 class DepthDatabase:
@@ -63,23 +93,27 @@ class DepthDatabase:
             self._layers[depth] = layer
         return self._layers[depth]
 
-    # -- single positions --------------------------------------------------------------
-    def depth_of_rank(self, rank, level=None):
-        """The layer holding rank, or None.  A graded puzzle's level fixes the layer."""
-        depths = [level] if level is not None else range(self.max_depth + 1)
-        for depth in depths:
-            if 0 <= depth <= self.max_depth and self.layer(depth).contains(rank):
-                return depth
-        return None
+    def contains(self, depth, ranks):
+        """Membership of each rank in layer `depth`, as a bool array."""
+        return self.layer(depth).contains_many(ranks)
 
+    def depths(self, ranks):
+        """The depth of each rank (any order, as int16), -1 for a rank in no layer."""
+        return depths_of(ranks, self.contains, range(self.max_depth + 1))
+
+    # -- single positions --------------------------------------------------------------
     def locate(self, board_text):
-        """Parse a board string; (rank, depth).  PuzzleError if it is in no layer."""
+        """Parse a board string; (rank, depth).  BoardError if it is in no layer."""
         board = self.puzzle.parse(board_text)
         rank = self.puzzle.rank(board)
-        level = self.puzzle.level_of(board) if self.puzzle.graded else None
-        depth = self.depth_of_rank(rank, level)
-        if depth is None:
-            raise PuzzleError(
+        if self.puzzle.graded:  # the grading fixes the layer
+            level = self.puzzle.level_of(board)
+            depths = [level] if 0 <= level <= self.max_depth else []
+        else:
+            depths = range(self.max_depth + 1)
+        depth = int(depths_of([rank], self.contains, depths)[0])
+        if depth < 0:
+            raise BoardError(
                 f"{self.puzzle.name}: board {board_text!r} is unreachable (in no layer)"
             )
         return rank, depth
@@ -98,12 +132,7 @@ class DepthDatabase:
         """An optimal solution: the ranks from the board to a goal, one per move."""
         self._require_reversible()
         rank, depth = self.locate(board_text)
-        path = [rank]
-        for d in range(depth, 0, -1):
-            ranks = np.array(self.puzzle.neighbours(path[-1]), dtype=np.uint64)
-            below = ranks[self.layer(d - 1).contains_many(ranks)]
-            path.append(int(below.min()))  # the smallest rank: reproducible
-        return path
+        return descend(self.puzzle, rank, depth, self.contains)
 
     def solve(self, board_text):
         """An optimal solution as board strings, the start first and a goal last."""
@@ -116,16 +145,13 @@ class DepthDatabase:
         ways = {rank: 1}
         for d in range(depth, 0, -1):
             sources = list(ways.items())
-            succ = [np.array(self.puzzle.neighbours(r), dtype=np.uint64) for r, _ in sources]
-            flat = np.concatenate(succ)
-            inside = self.layer(d - 1).contains_many(flat)
+            near = [self.puzzle.neighbours(r) for r, _ in sources]
+            inside = iter(self.contains(d - 1, np.concatenate(near).astype(np.uint64)))
             following = {}
-            at = 0
-            for (r, w), ranks in zip(sources, succ):
-                for n, ok in zip(ranks.tolist(), inside[at:at + ranks.size].tolist()):
-                    if ok:
+            for (_, w), ranks in zip(sources, near):
+                for n in ranks:
+                    if next(inside):
                         following[n] = following.get(n, 0) + w
-                at += ranks.size
             ways = following
         return sum(ways.values())
 

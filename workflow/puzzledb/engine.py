@@ -2,24 +2,21 @@
 
 It knows a puzzle only through the Puzzle interface.  Memory is three bitsets of the rank
 space (seen, current layer, next layer) plus one extraction buffer, fixed before the search
-starts.  Every finished layer is written at once; a rerun resumes after the last good one.
+starts (memory.py).  Every finished layer is written at once; a rerun resumes after the last
+good one.
 """
 
 import sys
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from tqdm import tqdm
 
 from . import bitset
-from .puzzle import PuzzleError
+from .compiled import set_threads
+from .memory import check_budget, search_bytes
 from .store import LayerStore
-
-
-class MemoryBudgetError(PuzzleError):
-    pass
 
 
 @dataclass
@@ -33,42 +30,24 @@ class BuildReport:
     memory_bytes: int
 
 
-def memory_needed(puzzle):
-    """Bytes the search holds: its bitsets and one extraction buffer.
-
-    An ungraded search keeps seen/current/next over the whole rank space; a graded one keeps
-    only the current and next levels, each in its own rank space."""
-    buffer = bitset.BLOCK_WORDS * bitset.WORD_BITS * 8
-    if not puzzle.graded:
-        return 3 * bitset.words_for(puzzle.size) * 8 + buffer
-    words = [bitset.words_for(size) for size in puzzle.levels()]
-    widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
-    return widest * 8 + buffer
-
-
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print):
     """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
 
     progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer."""
-    need = memory_needed(puzzle)
-    if memory_mb is not None and need > memory_mb * 2**20:
-        raise MemoryBudgetError(
-            f"{puzzle.name}: the search needs {need / 2**20:,.0f} MiB, "
-            f"more than the memory budget of {memory_mb:,} MiB"
-        )
-    log(f"{puzzle.name}: {puzzle.rank_space()}, search needs {need / 2**20:,.1f} MiB")
-    if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    need = check_budget(puzzle, memory_mb)
+    log(f"{puzzle.name}: {puzzle.rank_space()}, search needs {need:,.1f} MiB")
+    set_threads(threads)
     store = LayerStore(directory, puzzle)
     infos = store.good_layers()
+    store.prune(len(infos))
     resumed_from = len(infos) - 1
-    neighbours = puzzle.kernel()
+    tables = puzzle.tables()
     max_moves = max(puzzle.max_moves, 1)
-    work_size = max(puzzle.work_length(), 1)
+    work_size = max(puzzle.work_size, 1)
 
     def step(current, seen, following, depth):
         bitset.expand(current, seen if seen is not None else current, following,
-                      np.int64(depth), neighbours, max_moves, work_size, seen is not None)
+                      np.int64(depth), tables, max_moves, work_size, seen is not None)
 
     compiling = time.perf_counter()
     bitset.warm_up()
@@ -96,7 +75,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     )
     try:
         while True:
-            size = puzzle.level_size(depth + 1) if puzzle.graded else puzzle.size
+            size = puzzle.level_size(depth + 1) if puzzle.graded else puzzle.level_size(0)
             if size == 0:
                 break
             if following is None or following.size != bitset.words_for(size):
@@ -128,13 +107,13 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling"
     )
     return BuildReport(puzzle.name, depth, manifest["total"], resumed_from, seconds,
-                       compile_seconds, need)
+                       compile_seconds, search_bytes(puzzle))
 
 
 def _reload(store, puzzle, last):
     """Bitsets of layer `last` and (ungraded) of every layer up to it, read from disk."""
     current = bitset.new_bitset(puzzle.level_size(last))
-    seen = None if puzzle.graded else bitset.new_bitset(puzzle.size)
+    seen = None if puzzle.graded else bitset.new_bitset(puzzle.level_size(0))
     first = last if puzzle.graded else 0
     for depth in range(first, last + 1):
         with store.open_layer(depth) as layer:

@@ -18,11 +18,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from . import bitset
-from .puzzle import PuzzleError
-from .store import LayerError, LayerStore
+from .compiled import jit, neighbours_of_many, relabel, relabel_one
+from .database import depths_of, descend
+from .errors import BoardError, LayerError, PuzzleError
+from .memory import words_for
+from .store import LayerStore
 
 # Layer k is probed as a bitset over the rank space when that takes at most this many bytes,
 # else by binary search in its sorted ranks.
@@ -79,15 +82,11 @@ class GoalLayers:
 
     def depths(self, ranks):
         """Depth of each rank in layers 0..k; -1 for a rank in none of them."""
-        ranks = np.asarray(ranks, dtype=np.uint64).view(np.int64)
-        out = np.full(ranks.size, -1, dtype=np.int16)
-        for depth in range(self.k + 1):
-            out[self.contains(depth, ranks)] = depth
-        return out
+        return depths_of(ranks, self.contains, range(self.k + 1))
 
     def target_bits(self):
         """Layer k as a bitset over the rank space, or None where that would be too big."""
-        if self._target_bits is None and bitset.words_for(self.puzzle.size) * 8 <= BITSET_LIMIT:
+        if self._target_bits is None and words_for(self.puzzle.size) * 8 <= BITSET_LIMIT:
             bits = bitset.new_bitset(self.puzzle.size)
             bitset.set_ranks(bits, self.layer(self.k).view(np.uint64))
             self._target_bits = bits
@@ -101,7 +100,7 @@ class GoalLayers:
 # --- the fast forward search: renamed goal layers probed against layer k --------------------
 
 
-@njit(nogil=True)
+@jit
 def _in_target(r, bits, use_bits, target):
     if use_bits:
         return (bits[r >> 6] >> np.uint64(r & 63)) & np.uint64(1) != 0
@@ -116,9 +115,9 @@ def _in_target(r, bits, use_bits, target):
     return lo < target.size and target[lo] == r
 
 
-@njit(parallel=True, nogil=True)
-def _match_relabelled(keys, first, step, ranks, offsets, k, bits, use_bits, target, relabel,
-                      table, found_j, found_x):
+@jit(parallel=True)
+def _match_relabelled(keys, first, step, ranks, offsets, k, bits, use_bits, target, tables,
+                      found_j, found_x):
     """For each query (by its renaming key): the least radius j (first, first+step, ... <= k)
     whose renamed goal layer j meets layer k, and the stored state that meets it."""
     for i in prange(keys.size):
@@ -128,7 +127,7 @@ def _match_relabelled(keys, first, step, ranks, offsets, k, bits, use_bits, targ
         j = first[i]
         while j <= k and found_j[i] < 0:
             for t in range(offsets[j], offsets[j + 1]):
-                if _in_target(relabel(ranks[t], key, table), bits, use_bits, target):
+                if _in_target(relabel(ranks[t], key, tables), bits, use_bits, target):
                     found_j[i] = j
                     found_x[i] = ranks[t]
                     break
@@ -137,16 +136,13 @@ def _match_relabelled(keys, first, step, ranks, offsets, k, bits, use_bits, targ
 
 def _search_steps(puzzle, layers, queries):
     """First radius and stride per query: a puzzle whose moves all flip a parity (its
-    `parity(ranks)`) has D = parity(q) xor parity(goal) mod 2, so only every other radius
+    move_parity) has D = parity(q) xor parity(goal) mod 2, so only every other radius
     can meet layer k."""
     first = np.ones(queries.size, dtype=np.int64)
-    parity = getattr(puzzle, "parity", None)
-    if parity is None:
+    goal_parity = puzzle.move_parity(puzzle.goal_ranks().astype(np.int64))
+    if goal_parity is None or np.unique(goal_parity).size != 1:
         return first, 1
-    goal_parity = np.unique(parity(puzzle.goal_ranks().astype(np.int64)))
-    if goal_parity.size != 1:
-        return first, 1
-    want = (parity(queries) ^ int(goal_parity[0]) ^ layers.k) & 1  # parity of j = D - k
+    want = (puzzle.move_parity(queries) ^ int(goal_parity[0]) ^ layers.k) & 1  # j = D - k
     return np.where(want == 1, 1, 2).astype(np.int64), 2
 
 
@@ -162,8 +158,8 @@ def _relabelled_matches(layers, relabelling, queries, keys):
     fj = np.empty(queries.size, dtype=np.int64)
     fx = np.empty(queries.size, dtype=np.int64)
     _match_relabelled(keys[order], first[order], step, layers.ranks, layers.offsets,
-                      layers.k, bits, use_bits, layers.layer(layers.k), relabelling.kernel,
-                      relabelling.table, fj, fx)
+                      layers.k, bits, use_bits, layers.layer(layers.k), relabelling.tables,
+                      fj, fx)
     found_j = np.empty_like(fj)
     found_x = np.empty_like(fx)
     found_j[order] = fj
@@ -174,23 +170,9 @@ def _relabelled_matches(layers, relabelling, queries, keys):
 # --- the general forward search: spheres around the query, by the puzzle's kernel ------------
 
 
-@njit(nogil=True)
-def _expand(ranks, neighbours, max_moves, work_size):
-    out = np.empty(ranks.size * max_moves, dtype=np.int64)
-    buf = np.empty(max_moves, dtype=np.int64)
-    work = np.empty(work_size, dtype=np.int64)
-    n = 0
-    for i in range(ranks.size):
-        c = neighbours(ranks[i], 0, buf, work)
-        for m in range(c):
-            out[n] = buf[m]
-            n += 1
-    return out[:n]
-
-
 def _neighbours_of(puzzle, ranks):
-    return _expand(np.asarray(ranks, dtype=np.int64), puzzle.kernel(),
-                   max(puzzle.max_moves, 1), max(puzzle.work_length(), 1))
+    return neighbours_of_many(np.asarray(ranks, dtype=np.int64), 0, max(puzzle.max_moves, 1),
+                              max(puzzle.work_size, 1), puzzle.tables())
 
 
 def _forward_search(layers, query, limit=None):
@@ -264,29 +246,15 @@ def _distances_batch(layers, queries, relabelling, limit):
     return out
 
 
-def descend(layers, rank, depth):
-    """A path from a state of stored layer `depth` to the goal: at each step the smallest
-    neighbour one layer down."""
-    path = [int(rank)]
-    for d in range(depth - 1, -1, -1):
-        near = np.array(layers.puzzle.neighbours(path[-1]), dtype=np.int64)
-        below = near[layers.contains(d, near)]
-        if below.size == 0:
-            raise LayerError(f"{layers.puzzle.name}: state {path[-1]} of layer {d + 1} has "
-                             f"no neighbour in layer {d}; the layers are inconsistent")
-        path.append(int(below.min()))
-    return path
-
-
 def optimal_route(layers, rank, relabel=True, limit=None):
     """An optimal path (list of ranks, the query first, a goal last) from layers 0..k and a
     forward search; PuzzleError if the query is out of reach."""
     rank = int(rank)
     depth = int(layers.depths([rank])[0])
     if depth >= 0:
-        return descend(layers, rank, depth)
+        return descend(layers.puzzle, rank, depth, layers.contains)
     if layers.complete:
-        raise PuzzleError(f"{layers.puzzle.name}: state {rank} is unreachable")
+        raise BoardError(f"{layers.puzzle.name}: state {rank} is unreachable")
     relabelling = layers.puzzle.relabelling() if relabel else None
     if relabelling is not None:
         key = int(relabelling.keys(np.array([rank]))[0])
@@ -297,40 +265,20 @@ def optimal_route(layers, rank, relabel=True, limit=None):
             j, x = int(found_j[0]), int(found_x[0])
             if j >= 0:  # else more than 2k moves away: the general search below
                 # the goal -> x path renamed is a path q -> (x renamed), in layer k
-                table = relabelling.table
-                renamed = [int(relabelling.kernel(np.int64(s), np.int64(key), table))
-                           for s in reversed(descend(layers, x, j))]
-                return renamed + descend(layers, renamed[-1], layers.k)[1:]
+                renamed = [int(relabel_one(np.int64(s), np.int64(key), relabelling.tables))
+                           for s in reversed(descend(layers.puzzle, x, j, layers.contains))]
+                return renamed + descend(layers.puzzle, renamed[-1], layers.k,
+                                         layers.contains)[1:]
     distance, spheres, met = _forward_search(layers, rank, limit)
     if distance < 0:
-        raise PuzzleError(f"{layers.puzzle.name}: state {rank} is out of reach")
+        raise BoardError(f"{layers.puzzle.name}: state {rank} is out of reach")
     back = [met]
     for sphere in reversed(spheres[:-1]):
         near = np.array(layers.puzzle.neighbours(back[-1]), dtype=np.int64)
         back.append(int(np.intersect1d(near, sphere).min()))
     path = back[::-1]
-    return path + descend(layers, met, distance - (len(spheres) - 1))[1:]
-
-
-def stored_distances(store, queries, max_depth=None):
-    """Distance of each query read straight from the layers 0..max_depth of a store (all
-    layers of a complete database when None); -1 for a query in none.  The 'full database'
-    answer that matching is checked against.  Queries in any order."""
-    queries = np.asarray(queries, dtype=np.uint64)
-    order = np.argsort(queries, kind="stable")
-    ordered = queries[order]
-    out = np.full(queries.size, -1, dtype=np.int16)
-    if max_depth is None:
-        max_depth = int(store.manifest()["max_depth"])
-    for depth in range(max_depth + 1):
-        with store.open_layer(depth) as layer:
-            for block in layer.iter_chunks():
-                at = np.searchsorted(ordered, block)
-                inside = at < ordered.size
-                at, block = at[inside], block[inside]
-                match = ordered[at] == block
-                out[order[at[match]]] = depth
-    return out
+    return path + descend(layers.puzzle, met, distance - (len(spheres) - 1),
+                          layers.contains)[1:]
 
 
 def query_set(puzzle, name):

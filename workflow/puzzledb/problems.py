@@ -20,15 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .analysis import write_atomic
-from .matching import optimal_route
-from .puzzle import PuzzleError, clean_board_text
+from . import matching
+from .compiled import set_threads
+from .errors import ProblemError
+from .puzzle import SEPARATORS
+from .store import write_text
 
 FORMAT = "board:length:route (route: the blank's first cell after each move, '|'-separated)"
-
-
-class ProblemError(PuzzleError):
-    pass
+PER_DISTANCE = 200  # problems kept per distance unless a problem set says otherwise
 
 
 @dataclass
@@ -51,7 +50,7 @@ def write_distribution(path, distances):
     for d, c in distribution(distances):
         total += c
         lines.append(f"{d},{c},{total}")
-    write_atomic(path, "\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n")
 
 
 def read_distribution(path):
@@ -61,7 +60,7 @@ def read_distribution(path):
                 for r in csv.DictReader(f)]
 
 
-def select_problems(ranks, distances, per_distance=200, min_distance=None, seed=0):
+def select_problems(ranks, distances, per_distance=PER_DISTANCE, min_distance=None, seed=0):
     """The chosen problems as (ranks, distances), hardest first: for every distance >=
     min_distance (default: all), all positions if there are at most per_distance, else a
     sample drawn with numpy's generator seeded by `seed` (so the same inputs always give the
@@ -94,13 +93,13 @@ def blank_cell(board):
 
 def problem_line(puzzle, path):
     """One problem line from a path of ranks (the problem first, a goal last)."""
-    board = clean_board_text(puzzle.decode(path[0]))
+    board = "".join(ch for ch in puzzle.decode(path[0]) if ch not in SEPARATORS)
     route = "|".join(str(blank_cell(puzzle.unrank(r))) for r in path[1:])
     return f"{board}:{len(path) - 1}:{route}"
 
 
-def write_problems(path, layers, ranks, distances, per_distance=200, min_distance=None,
-                   seed=0, relabel=True):
+def write_problems(path, layers, ranks, distances, per_distance=PER_DISTANCE,
+                   min_distance=None, seed=0, relabel=True):
     """Select problems (see select_problems), find an optimal route for each from the goal
     layers (matching.optimal_route), check that it has the stated length, and write the
     problem file.  Returns the number of problems."""
@@ -112,12 +111,12 @@ def write_problems(path, layers, ranks, distances, per_distance=200, min_distanc
         f"# {chosen.size} problems, up to {per_distance} per distance, sample seed {seed}",
     ]
     for rank, length in zip(chosen, lengths):
-        route = optimal_route(layers, int(rank), relabel=relabel)
+        route = matching.optimal_route(layers, int(rank), relabel=relabel)
         if len(route) - 1 != length:
             raise ProblemError(f"{puzzle.name}: route of {len(route) - 1} moves for a "
                                f"position at distance {length}")
         lines.append(problem_line(puzzle, route))
-    write_atomic(path, "\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n")
     return int(chosen.size)
 
 
@@ -165,23 +164,17 @@ def check_problem_file(path, puzzle):
 
 
 def extract(puzzle, layer_directory, k, query_set, distribution_path, problems_path,
-            per_distance=200, min_distance=None, seed=0, distances_path=None, threads=None,
-            log=None):
+            per_distance=PER_DISTANCE, min_distance=None, seed=0, distances_path=None,
+            threads=None, log=None):
     """The whole step, for a workflow rule or the command line: read layers 0..k of
     `puzzle` from `layer_directory`, match the named query set (matching.query_set), write the
     distribution CSV and the problem file (problems at distances >= min_distance, default
     k + 1), optionally the distances as .npy (aligned with the query set's ranks).
     threads: numba threads of the matching.  Returns the distances."""
-    if threads:
-        import numba
-
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    from .matching import distances as match_distances
-    from .matching import open_goal_layers, query_set as named_queries
-
-    layers = open_goal_layers(puzzle, layer_directory, k)
-    queries = named_queries(puzzle, query_set)
-    found = match_distances(layers, queries, log=log)
+    set_threads(threads)
+    layers = matching.open_goal_layers(puzzle, layer_directory, k)
+    queries = matching.query_set(puzzle, query_set)
+    found = matching.distances(layers, queries, log=log)
     write_distribution(distribution_path, found)
     if distances_path is not None:
         np.save(distances_path, found)

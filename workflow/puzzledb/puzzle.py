@@ -1,59 +1,67 @@
-"""The one interface every puzzle implements, so that the engine never knows which it runs.
+"""The one interface every puzzle implements, so that nothing outside puzzles/ knows which
+puzzle it runs.
 
-A puzzle is a state graph over a dense rank space 0..size-1: it parses and formats board
-strings, ranks and unranks boards, names its goal ranks, and supplies a numba kernel
-`neighbours(rank, level, out) -> count` that the BFS engine calls in its hot loop.
+A puzzle is a state graph over a dense rank space: it parses and formats board strings, ranks
+and unranks boards, names its goal ranks, and hands its compiled kernels their data (its
+tables, see compiled.py).  Optional capabilities (symmetries, lower bounds, a move parity,
+a piece renaming, query sets, ...) are methods with a documented default, so callers ask the
+puzzle instead of asking which family it belongs to.
+
+A family's compiled kernels live in a module of their own (`kernels`), imported on first use:
+listing puzzles and checking a config load no numba.
 """
 
 import hashlib
 import json
+from functools import cached_property
+from importlib import import_module
 
 import numpy as np
 
+from .errors import BoardError, PuzzleError
+
 FORMAT_VERSION = 1
-
-
-class PuzzleError(ValueError):
-    """A problem with a puzzle name, a board string or a position, said in one line."""
-
-
-class BoardError(PuzzleError):
-    pass
+SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
 
 
 class Puzzle:
     """Base class.  Subclasses set the attributes and implement the methods marked below.
 
     name        -- the stable name used in config.yaml, paths and the command line
+    description -- one line for `puzzledb list`
+    family      -- the family the puzzle is a member of ('sliding', 'flipit', ...)
+    kernels     -- dotted name of the module of the family's compiled kernels; importing it
+                   registers them with compiled.register for the type of tables()
     cells       -- number of cells in a board
     width       -- cells per row, for formatting
-    size        -- number of ranks (for a graded puzzle: of level 0; see level_size)
+    size        -- number of ranks in all (a graded puzzle: summed over its levels)
     max_moves   -- upper bound on the neighbours of one state
-    work_size   -- length of the int64 scratch array the kernel gets (default: cells)
+    work_size   -- length of the int64 scratch array the neighbours kernel gets
     graded      -- True when every move changes a grade (peg solitaire: one peg fewer), so
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
-    symmetries  -- the cell maps of a symmetry group, all but the identity, that carry the
-                   state graph and the goal set onto themselves: the image of board b
-                   under perm is b[perm].  Layers are unions of orbits, so they can be
-                   counted up to symmetry.
     """
 
     name = ""
     description = ""
+    family = ""
+    kernels = ""
     cells = 0
     width = 1
     size = 0
     max_moves = 0
-    work_size = None
     graded = False
     reversible = True
-    symmetries = ()
+
+    @property
+    def work_size(self):
+        return self.cells
 
     # -- to implement -------------------------------------------------------------------
     def parse(self, text):
-        """Board string -> board (uint8 array, one code per cell).  Raises BoardError."""
+        """Board string -> board (int64 array, one code per cell).  BoardError when it is
+        malformed or unreachable."""
         raise NotImplementedError
 
     def format(self, board):
@@ -65,28 +73,79 @@ class Puzzle:
         raise NotImplementedError
 
     def unrank(self, rank, level=0):
-        """Rank -> board (uint8 array)."""
+        """Rank -> board (int64 array); BoardError for a rank outside the level."""
         raise NotImplementedError
 
     def goal_ranks(self):
         """Sorted uint64 array: the layer-0 states the search starts from."""
         raise NotImplementedError
 
-    def kernel(self):
-        """The numba kernel neighbours(rank, level, out, work) -> count: it writes the
-        neighbour ranks of `rank` (a state of layer `level`) to out (int64, max_moves
-        long) and may scratch in work (int64, work_length() long).  It must not allocate:
-        the engine calls it once per state."""
-        raise NotImplementedError
-
     def definition(self):
-        """A JSON-able dict that fixes the state graph and the rank numbering; its hash is
-        stored in every layer file so layers of a changed definition are never trusted."""
+        """A JSON-able dict of what fixes the state graph and the rank numbering: the
+        family, its parameters and a versioned ranking id (never prose).  Its hash is
+        stored in every layer file, so layers of a changed definition are never trusted."""
         raise NotImplementedError
 
-    # -- shared -------------------------------------------------------------------------
+    def make_tables(self):
+        """The data of the compiled kernels: a namedtuple of arrays and integers whose type
+        the family's kernels module registered (see compiled.py)."""
+        raise NotImplementedError
+
+    # -- capabilities: each has a default that says "none" ------------------------------
+    def symmetries(self):
+        """Cell maps of a symmetry group, all but the identity, that carry the state graph
+        and the goal set onto themselves (image of board b: b[perm]).  Layers are then
+        unions of orbits and are counted up to symmetry.  Default: none."""
+        return ()
+
+    def canonical_ranks(self, ranks, level=0):
+        """For each rank, the smallest rank of its orbit under the symmetries (itself
+        included), as uint64.  This default goes board by board in Python; a puzzle whose
+        layers are large overrides it with a compiled kernel."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries()]
+        out = ranks.copy()
+        for i, r in enumerate(ranks.tolist()):
+            board = self.unrank(r, level)
+            out[i] = min([r] + [self.rank(board[p]) for p in perms])
+        return out
+
+    def heuristics(self):
+        """Admissible lower bounds for tree search: name -> function building a
+        bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""
+        return {}
+
+    def pattern_bound(self, abstract, depths):
+        """The lower bound that looks positions up in `depths` (the depth of every rank of
+        `abstract`, a coarser puzzle whose every move is a move of this one): a
+        bounds.LowerBound.  Default: PuzzleError, the family has no such abstractions."""
+        raise PuzzleError(f"{self.name}: no pattern databases for {self.family} puzzles")
+
+    def move_parity(self, ranks):
+        """A 0/1 colouring of the ranks that every move flips, as an int64 array (it halves
+        the radii matching tries); None when the puzzle has none.  Default: None."""
+        return None
+
+    def relabelling(self):
+        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
+        for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
+        return None
+
+    def query_sets(self):
+        """Named sets of positions for meet-in-the-middle problem sets: name -> function
+        returning their sorted ranks.  Default: none."""
+        return {}
+
+    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
+        """Shortest solutions when a chain of jumps by one piece counts as one move (peg
+        solitaire's move metric): a search.SearchResult.  Default: PuzzleError."""
+        raise PuzzleError(f"{self.name} has no move metric of chained jumps "
+                          f"(peg-solutions is for peg solitaire)")
+
+    # -- levels ----------------------------------------------------------------------------
     def level_size(self, level):
-        return self.size
+        """Ranks of one level (of level 0 alone for an ungraded puzzle)."""
+        return self.size if level == 0 or not self.graded else 0
 
     def levels(self):
         """The rank-space size of each level of a graded puzzle (up to the last non-empty
@@ -110,37 +169,51 @@ class Puzzle:
         """The layer a board must lie in, when the puzzle's grading fixes it."""
         return 0
 
-    def canonical_ranks(self, ranks, level=0):
-        """For each rank, the smallest rank of its orbit under the symmetries (itself
-        included), as uint64.  This default goes board by board in Python; a puzzle whose
-        layers are large overrides it with a compiled kernel."""
-        ranks = np.asarray(ranks, dtype=np.uint64)
-        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries]
-        out = ranks.copy()
-        for i, r in enumerate(ranks.tolist()):
-            board = self.unrank(r, level)
-            out[i] = min([r] + [self.rank(board[p]) for p in perms])
-        return out
+    # -- shared ------------------------------------------------------------------------------
+    @cached_property
+    def compiled(self):
+        """The family's kernels module (imported, and so registered, on first use)."""
+        return import_module(self.kernels)
 
-    def query_sets(self):
-        """Named sets of positions for meet-in-the-middle matching (matching.query_set):
-        name -> function returning their sorted ranks.  None by default."""
-        return {}
+    @cached_property
+    def _tables(self):
+        self.compiled  # the kernels must be registered before the tables reach numba
+        return self.make_tables()
 
-    def relabelling(self):
-        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
-        for meet-in-the-middle matching (see matching.py and SlidingRelabelling); None when
-        the puzzle has none."""
-        return None
+    def tables(self):
+        """The tables of the compiled kernels, built once."""
+        return self._tables
 
-    def work_length(self):
-        return self.work_size if self.work_size is not None else self.cells
+    def cells_of(self, text, alphabet, aliases=None, noun="cells", hint=None):
+        """The cells of a board string, separators removed and aliases applied: a string
+        with exactly `cells` symbols, all in `alphabet`.  BoardError naming the puzzle; noun
+        is what the family calls a cell, hint says which symbols to use."""
+        cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
+        if aliases:
+            cells = "".join(aliases.get(ch, ch) for ch in cells)
+        if len(cells) != self.cells:
+            raise BoardError(f"{self.name}: board {text!r} has {len(cells)} {noun}, "
+                             f"expected {self.cells}")
+        unknown = "".join(sorted(set(cells) - set(alphabet)))
+        if unknown and hint:
+            raise BoardError(f"{self.name}: board {text!r} has symbols {unknown!r}; {hint}")
+        if unknown:
+            raise BoardError(f"{self.name}: board {text!r} has pieces {unknown!r} not in "
+                             f"{alphabet!r}")
+        return cells
+
+    def check_rank(self, rank, level=0):
+        size = self.level_size(level)
+        if not 0 <= rank < size:
+            where = f" of level {level}" if self.graded else ""
+            raise BoardError(f"{self.name}: rank {rank} outside 0..{size - 1}{where}")
 
     def neighbours(self, rank, level=0):
         """The neighbour ranks of one state (Python-level, for queries)."""
         out = np.empty(max(self.max_moves, 1), dtype=np.int64)
-        work = np.empty(max(self.work_length(), 1), dtype=np.int64)
-        count = self.kernel()(np.int64(rank), np.int64(level), out, work)
+        work = np.empty(max(self.work_size, 1), dtype=np.int64)
+        count = _generic().neighbours_of(np.int64(rank), np.int64(level), out, work,
+                                         self.tables())
         return [int(x) for x in out[:count]]
 
     def definition_hash(self):
@@ -161,9 +234,9 @@ class Puzzle:
         return f"<puzzle {self.name}: {self.size:,} states>"
 
 
-def clean_board_text(text):
-    """Strip the separators the seeds use around cells: spaces, commas, brackets."""
-    return "".join(ch for ch in str(text) if ch not in " \t\n,()[]|/")
+def _generic():
+    """puzzledb.compiled, loaded on first use like the families' kernels."""
+    return import_module("puzzledb.compiled")
 
 
 def format_rows(symbols, width):

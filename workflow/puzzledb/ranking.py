@@ -1,16 +1,26 @@
-"""Dense bijective ranks of boards, the families the puzzles share.
+"""Dense bijective ranks of boards, the numberings the puzzle families share, in plain Python:
+the definitions, the tables the compiled versions (ranking_kernels.py) use, and reference
+implementations that the tests compare the compiled ones with.
 
-Each family has a numba kernel (used by the BFS engine, one board at a time in a hot loop)
-and a plain-Python reference that the tests compare it with.
 A board here is a sequence of small integers, one per cell; 0 is the blank.
+
+Multisets (one blank, pieces of classes 1..K-1 with given counts): the blank cell is the most
+significant digit.  Then each class c = 1..K-2 in turn is placed among the cells that are
+neither blank nor taken by a smaller class, and numbered by the combination numbering of
+seed 000: walking the pool in cell order, a chosen cell adds C(cells left after it, pieces
+still to place), the number of placements that skip it.  The last class fills what is left,
+so it carries no digit.
+
+Permutations with a parity constraint (distinct tiles 1..T and one blank): the blank cell is
+the most significant digit; the tiles read in cell order (blank skipped) form a permutation
+whose parity is fixed by the blank's cell, so the Lehmer code halved is a dense rank: the two
+permutations that differ only in their last two tiles have Lehmer codes 2q and 2q+1 and
+opposite parities.
 """
 
 from math import comb, factorial
 
 import numpy as np
-from numba import njit
-
-from .bitops import lowest_bit, pdep, popcount
 
 MAX_CELLS = 64
 
@@ -25,15 +35,7 @@ def binomial_table(n=MAX_CELLS):
 
 
 BINOM = binomial_table()
-
-
-# --- multisets: one blank (class 0) and pieces of classes 1..K-1 with given counts ----------
-#
-# The blank cell is the most significant digit.  Then each class c = 1..K-2 in turn is
-# placed among the cells that are neither blank nor taken by a smaller class, and numbered
-# by the combination numbering of seed 000: walking the pool in cell order, a chosen cell
-# adds C(cells left after it, pieces still to place), the number of placements that skip
-# it.  The last class fills what is left, so it carries no digit.
+FACTORIAL = np.array([factorial(i) for i in range(21)], dtype=np.int64)
 
 
 def multiset_weights(counts):
@@ -49,69 +51,6 @@ def multiset_weights(counts):
     for i in range(len(radices) - 2, -1, -1):
         weights[i] = weights[i + 1] * radices[i + 1]
     return np.array(weights + [0], dtype=np.int64), weights[0] * radices[0]
-
-
-@njit(cache=True, nogil=True)
-def multiset_rank(board, counts, weights):
-    # class by class, so that the kernel allocates nothing: it runs for every neighbour
-    k = counts.size
-    rank = 0
-    pool = board.size - counts[0]
-    for i in range(board.size):
-        if board[i] == 0:
-            rank = i * weights[0]
-            break
-    for c in range(1, k - 1):
-        n = pool
-        r = counts[c]
-        value = 0
-        for i in range(board.size):
-            p = board[i]
-            if p < c:
-                continue
-            if p == c:
-                value += BINOM[n - 1, r]
-                r -= 1
-                if r == 0:
-                    break
-            n -= 1
-        rank += value * weights[c]
-        pool -= counts[c]
-    return rank
-
-
-@njit(cache=True, nogil=True)
-def multiset_unrank(rank, counts, weights, out):
-    k = counts.size
-    cells = out.size
-    last = k - 1
-    for i in range(cells):
-        out[i] = last
-    out[rank // weights[0]] = 0
-    rank %= weights[0]
-    pool = cells - counts[0]
-    for c in range(1, k - 1):
-        v = rank // weights[c]
-        rank %= weights[c]
-        n = pool
-        r = counts[c]
-        for i in range(cells):
-            if r == 0:
-                break
-            if out[i] != last:
-                continue
-            t = BINOM[n - 1, r]
-            if v >= t:
-                out[i] = c
-                v -= t
-                r -= 1
-            n -= 1
-        pool -= counts[c]
-
-
-# The same numbering on bitmasks, for the hot loop: a class's cells are a mask, its pool the
-# mask of cells it may use; pext packs the class mask onto the pool positions and pdep
-# spreads them back, so a digit costs a few instructions instead of a walk over the board.
 
 
 def combination_masks(n, r):
@@ -130,19 +69,6 @@ def combination_masks(n, r):
     return masks
 
 
-@njit(cache=True, nogil=True)
-def combination_index(packed, n, r):
-    """Inverse of combination_masks: a chosen pool position j adds C(n-1-j, chosen still
-    to come), the number of combinations that skip it."""
-    value = 0
-    while packed:
-        j = np.int64(lowest_bit(packed))
-        packed &= packed - np.uint64(1)
-        value += BINOM[n - 1 - j, r]
-        r -= 1
-    return value
-
-
 def multiset_rank_reference(board, counts):
     """Plain-Python rank with the seed's numbering, independent of the kernel."""
     k = len(counts)
@@ -159,81 +85,21 @@ def multiset_rank_reference(board, counts):
     return rank
 
 
-# --- permutations with a parity constraint: distinct tiles 1..T and one blank ----------------
-#
-# The blank cell is the most significant digit; the tiles read in cell order (blank skipped)
-# form a permutation whose parity is fixed by the blank's cell (parity_of_blank), so the
-# Lehmer code halved is a dense rank: the two permutations that differ only in their last
-# two tiles have Lehmer codes 2q and 2q+1 and opposite parities.
-
-
-@njit(cache=True, nogil=True)
-def permutation_rank(board, half_factorial):
-    used = np.uint64(0)
-    blank = 0
-    lehmer = 0
-    t = board.size - 1
-    j = 0
-    # fact[j] for the j-th tile: (t-1-j)!, built from half_factorial = t!/2
-    for i in range(board.size):
-        p = board[i]
-        if p == 0:
-            blank = i
-            continue
-        v = p - 1
-        below = np.uint64(v)
-        smaller_used = np.int64(popcount(used & ((np.uint64(1) << below) - np.uint64(1))))
-        lehmer = lehmer * (t - j) + (v - smaller_used)
-        used |= np.uint64(1) << below
-        j += 1
-    return blank * half_factorial + lehmer // 2
-
-
-FACTORIAL = np.array([factorial(i) for i in range(21)], dtype=np.int64)
-
-
-@njit(cache=True, nogil=True)
-def permutation_unrank(rank, half_factorial, parity_of_blank, out):
-    t = out.size - 1
-    blank = rank // half_factorial
-    lehmer = (rank % half_factorial) * 2
-    used = np.uint64(0)
-    parity = 0
-    j = 0
-    last = -1
-    before_last = -1
-    for i in range(out.size):
-        if i == blank:
-            out[i] = 0
-            continue
-        weight = FACTORIAL[t - 1 - j]
-        d = lehmer // weight
-        lehmer -= d * weight
-        parity += d
-        # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
-        v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
-        used |= np.uint64(1) << np.uint64(v)
-        out[i] = v + 1
-        before_last = last
-        last = i
-        j += 1
-    if (parity & 1) != parity_of_blank[blank]:
-        # the odd twin: Lehmer code 2q+1 differs only by swapping the last two tiles
-        v = out[last]
-        out[last] = out[before_last]
-        out[before_last] = v
-
-
 def permutation_parity(tiles):
     """Parity (0 even, 1 odd) of a sequence of distinct numbers, by counting inversions."""
     tiles = list(tiles)
     return sum(a > b for i, a in enumerate(tiles) for b in tiles[i + 1:]) & 1
 
 
+def lehmer_code(sequence):
+    """The Lehmer index of a sequence of distinct numbers (0 for the sorted one)."""
+    sequence = list(sequence)
+    n = len(sequence)
+    return sum(sum(1 for w in sequence[i + 1:] if w < v) * factorial(n - 1 - i)
+               for i, v in enumerate(sequence))
+
+
 def permutation_rank_reference(board):
+    board = list(board)
     tiles = [p - 1 for p in board if p != 0]
-    t = len(tiles)
-    lehmer = 0
-    for j, v in enumerate(tiles):
-        lehmer += sum(1 for w in tiles[j + 1:] if w < v) * factorial(t - 1 - j)
-    return board.index(0) * (factorial(t) // 2) + lehmer // 2
+    return board.index(0) * (factorial(len(tiles)) // 2) + lehmer_code(tiles) // 2

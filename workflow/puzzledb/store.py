@@ -4,20 +4,24 @@ results/<puzzle>/layers/depth_NNN.h5 holds dataset `ranks` (uint64, sorted ascen
 chunked, shuffled and deflated) and dataset `index` (the first rank of every
 chunk, so a lookup reads one chunk).  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
-the manifest, catches the rest.  manifest.json is written last.
+the manifest, catches the rest.  manifest.json is written last.  Every file puzzledb writes
+(layers, manifests, tables, plots) goes through atomic_file.
 """
 
 import json
 import os
+import socket
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import h5py
 import numpy as np
 
-from .puzzle import FORMAT_VERSION, PuzzleError
+from .errors import LayerError, StorageError
+from .puzzle import FORMAT_VERSION
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
 # HDF5's shuffle then deflate.  The writer applies them itself, chunks compressed in parallel
@@ -26,10 +30,6 @@ CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompre
 FILTERS = dict(compression="gzip", compression_opts=1, shuffle=True)
 COMPRESS_THREADS = 2
 MANIFEST = "manifest.json"
-
-
-class LayerError(PuzzleError):
-    """A layer file or manifest that is missing, truncated, corrupt or of another puzzle."""
 
 
 @dataclass
@@ -41,6 +41,57 @@ class LayerInfo:
 
 def layer_name(depth):
     return f"depth_{depth:03d}.h5"
+
+
+def temporary_name(path):
+    """Where `path` is written before it is renamed: a name unique to this writer (host and
+    process), so that two writers never share a temporary file."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.{os.getpid()}@{socket.gethostname()}.tmp")
+
+
+@contextmanager
+def atomic_file(path):
+    """Yield a temporary path beside `path`; rename it to `path` when the block succeeds and
+    remove it when it fails, so a file with the final name is always whole.  A failure to
+    write (a full disk, no permission) becomes a StorageError naming the file."""
+    path = Path(path)
+    tmp = temporary_name(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise StorageError(f"cannot write {path}: {err.strerror or _one_line(err)}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_text(path, text):
+    """Write a text file through atomic_file."""
+    with atomic_file(path) as tmp:
+        Path(tmp).write_text(text)
+
+
+def _writer_gone(tmp):
+    """True when the writer named in a temporary file's name (see temporary_name) ran on
+    this host and is no longer alive, or the name is not one of ours."""
+    try:
+        writer, host = tmp.name.removesuffix(".tmp").rsplit("@", 1)
+        pid = int(writer.rsplit(".", 1)[1])
+    except (IndexError, ValueError):
+        return True
+    if host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _crc(ranks, crc=0):
@@ -123,17 +174,29 @@ class Layer:
     def contains_many(self, ranks):
         """Membership of each rank (any order), reading only the chunks that can hold them."""
         ranks = np.asarray(ranks, dtype=np.uint64)
-        found = np.zeros(ranks.size, dtype=bool)
         if self.count == 0 or ranks.size == 0:
-            return found
-        chunk_of = np.searchsorted(self._index, ranks, side="right") - 1
-        for c in np.unique(chunk_of[chunk_of >= 0]):
-            pick = np.flatnonzero(chunk_of == c)
+            return np.zeros(ranks.size, dtype=bool)
+        if np.all(ranks[1:] > ranks[:-1]):
+            queries, inverse = ranks, slice(None)
+        else:
+            queries, inverse = np.unique(ranks, return_inverse=True)
+        member = np.zeros(queries.size, dtype=bool)
+        if 4 * queries.size >= self.count:
+            # about as many queries as stored ranks: stream the layer once instead
+            for block in self.iter_chunks():
+                at = np.minimum(np.searchsorted(queries, block), queries.size - 1)
+                member[at[queries[at] == block]] = True
+            return member[inverse]
+        chunk_of = np.searchsorted(self._index, queries, side="right") - 1
+        starts = np.flatnonzero(np.diff(chunk_of, prepend=-2))
+        for a, b in zip(starts, list(starts[1:]) + [queries.size]):
+            c = chunk_of[a]
+            if c < 0:
+                continue
             block = self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
-            at = np.searchsorted(block, ranks[pick])
-            at = np.minimum(at, block.size - 1)
-            found[pick] = block[at] == ranks[pick]
-        return found
+            at = np.minimum(np.searchsorted(block, queries[a:b]), block.size - 1)
+            member[a:b] = block[at] == queries[a:b]
+        return member[inverse]
 
     def verify(self):
         """Read everything back: sorted, unique, and matching the stored CRC."""
@@ -166,13 +229,11 @@ class LayerStore:
 
     def write_layer(self, depth, chunks, count):
         """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count`."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        final = self.path(depth)
-        tmp = final.with_suffix(".h5.tmp")
         crc = 0
         written = 0
         index = []
-        with h5py.File(tmp, "w") as f, ThreadPoolExecutor(COMPRESS_THREADS) as pool:
+        with atomic_file(self.path(depth)) as tmp, h5py.File(tmp, "w") as f, \
+                ThreadPoolExecutor(COMPRESS_THREADS) as pool:
             # maxshape None lets a small layer still use full-size chunks
             ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
                                   chunks=(CHUNK,), **FILTERS)
@@ -185,7 +246,7 @@ class LayerStore:
 
             for chunk in _chunks_of(chunks):
                 if written + chunk.size > count:
-                    raise RuntimeError(f"layer {depth}: more than the {count} ranks announced")
+                    raise LayerError(f"layer {depth}: more than the {count} ranks announced")
                 index.append(int(chunk[0]))
                 crc = _crc(chunk, crc)
                 pending.append((written, pool.submit(_encode_chunk, chunk)))
@@ -194,13 +255,12 @@ class LayerStore:
                     flush()
             flush()
             if written != count:
-                raise RuntimeError(f"layer {depth}: {written} ranks written, {count} announced")
+                raise LayerError(f"layer {depth}: {written} ranks written, {count} announced")
             f.create_dataset("index", data=np.array(index, dtype=np.uint64))
             f.attrs.update(
                 puzzle=self.puzzle.name, depth=depth, count=count, crc32=crc,
                 definition_hash=self.definition_hash, format_version=FORMAT_VERSION,
             )
-        os.replace(tmp, final)
         return LayerInfo(depth, count, crc)
 
     def open_layer(self, depth):
@@ -222,28 +282,29 @@ class LayerStore:
         return layer
 
     def good_layers(self):
-        """Verify the stored layers 0, 1, ... in turn; the first bad one and everything
-        after it (and any leftover temporary file) is deleted.  Returns the good ones."""
-        for tmp in self.directory.glob("*.tmp"):
-            tmp.unlink()
+        """The stored layers 0, 1, ... that read back whole (LayerInfo each), up to the
+        first that is missing or does not verify.  Reads every layer in full; changes
+        nothing."""
         good = []
-        depth = 0
-        while self.path(depth).exists():
+        while self.path(len(good)).exists():
             try:
-                with self.open_layer(depth) as layer:
+                with self.open_layer(len(good)) as layer:
                     layer.verify()
-                    good.append(LayerInfo(depth, layer.count, layer.crc32))
+                    good.append(LayerInfo(layer.depth, layer.count, layer.crc32))
             except LayerError:
                 break
-            depth += 1
-        self.remove_from(depth)
         return good
 
-    def remove_from(self, depth):
+    def prune(self, keep):
+        """Make the directory hold layers 0..keep-1 only: delete the later layers, the
+        manifest, and the temporary files of writers that are gone."""
         self.manifest_path().unlink(missing_ok=True)
         for path in self.directory.glob("depth_*.h5"):
-            if int(path.stem.split("_")[1]) >= depth:
+            if int(path.stem.split("_")[1]) >= keep:
                 path.unlink()
+        for tmp in self.directory.glob("*.tmp"):
+            if _writer_gone(tmp):
+                tmp.unlink(missing_ok=True)
 
     # -- manifest ----------------------------------------------------------------------
     def manifest_path(self):
@@ -259,9 +320,7 @@ class LayerStore:
             "layers": [asdict(i) for i in infos],
             **extra,
         }
-        tmp = self.manifest_path().with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(manifest, indent=1) + "\n")
-        os.replace(tmp, self.manifest_path())
+        write_text(self.manifest_path(), json.dumps(manifest, indent=1) + "\n")
         return manifest
 
     def manifest(self):

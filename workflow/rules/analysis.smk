@@ -8,6 +8,8 @@ rule summary:
         f"{RESULTS}/{{puzzle}}/summary.csv",
     log:
         f"{RESULTS}/{{puzzle}}/logs/summary.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/summary.tsv"
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -21,6 +23,8 @@ rule antipodes:
         f"{RESULTS}/{{puzzle}}/antipodes.txt",
     log:
         f"{RESULTS}/{{puzzle}}/logs/antipodes.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/antipodes.tsv"
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -34,6 +38,8 @@ rule plot:
         f"{RESULTS}/{{puzzle}}/depth_distribution.png",
     log:
         f"{RESULTS}/{{puzzle}}/logs/plot.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/plot.tsv"
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -49,11 +55,14 @@ rule report:
         symmetry_antipodes=expand(
             f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
         ),
-        problem_sets=[problem_files(entry)[0] for entry in config["problem_sets"]],
+        distributions=[problem_files(entry)[0] for entry in config["problem_sets"]],
+        problems=[problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
         f"{RESULTS}/report.html",
     log:
         f"{RESULTS}/logs/report.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/report.tsv"
     params:
         puzzles=config["puzzles"],
         symmetric=symmetric_puzzles(),

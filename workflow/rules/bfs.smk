@@ -14,7 +14,7 @@ rule bfs:
         memory_mb=config["memory_mb"],
     threads: config["threads"]
     resources:
-        mem_mb=search_mem_mb,
+        mem_mb=build_mem_mb,
     conda:
         "../envs/puzzledb.yaml"
     script:

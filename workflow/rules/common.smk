@@ -2,7 +2,9 @@
 
 import sys
 
-from puzzledb.config import ConfigError, check_config, problem_set
+from puzzledb import puzzles
+from puzzledb.config import check_config, problem_set, search_mem_mb
+from puzzledb.errors import ConfigError
 
 try:
     check_config(config)
@@ -18,14 +20,8 @@ wildcard_constraints:
     k=r"\d+",
 
 
-def layers_manifest(puzzle):
-    return f"{RESULTS}/{puzzle}/layers/manifest.json"
-
-
 def symmetric_puzzles():
-    from puzzledb import puzzles
-
-    return [p for p in config["puzzles"] if puzzles.get(p).symmetries]
+    return [p for p in config["puzzles"] if puzzles.get(p).symmetries()]
 
 
 def all_outputs():
@@ -49,7 +45,5 @@ def problem_files(entry):
     return [f"{stem}_distribution.csv", f"{stem}.txt"]
 
 
-def search_mem_mb(wildcards):
-    from puzzledb.config import search_mem_mb
-
+def build_mem_mb(wildcards):
     return search_mem_mb(wildcards.puzzle)

@@ -7,23 +7,29 @@ it jumps over turns over.  The goal is all fifteen pieces white, the empty cell 
 The graph is undirected: after a move the mover stands on the old empty cell, in line with
 the new empty cell and as far from it, so it can jump straight back over the same pieces and
 turn them over again.  Rank = empty cell * 2^15 + the colours (1 = black) of the other
-fifteen cells read row-major: 16 * 2^15 = 524,288 ranks, all reachable.
+fifteen cells read row-major: 16 * 2^15 = 524,288 ranks, all reachable.  The compiled
+kernels are in flipit_kernels.py.
 """
 
-import numpy as np
-from numba import njit, prange
+from collections import namedtuple
 
-from ..bitops import pdep, pext
-from ..puzzle import BoardError, Puzzle, clean_board_text, format_rows
+import numpy as np
+
+from ..errors import BoardError
+from ..puzzle import Puzzle, format_rows
+from .geometry import cell_maps
 
 SIDE = 4
 CELLS = 16
 PIECES = CELLS - 1
-FULL = (1 << CELLS) - 1
 CORNERS = (0, 3, 12, 15)
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "SBW"  # the seed's letters: S the empty cell (space), B black, W white
-ALIASES = {"S": "S", "_": "S", ".": "S", "0": "S", "B": "B", "1": "B", "W": "W", "2": "W"}
+ALIASES = {"_": "S", ".": "S", "0": "S", "1": "B", "2": "W"}
+
+# The kernels' data (see compiled.py): the moves into each empty cell; the corner cells.
+FlipItTables = namedtuple("FlipItTables", "moves move_counts")
+CornerTables = namedtuple("CornerTables", "corners")
 
 
 def lines(diagonal):
@@ -61,85 +67,6 @@ def move_table(diagonal):
     return table, np.array([len(m) for m in moves], dtype=np.int64)
 
 
-def square_symmetries():
-    """The 8 symmetries of the square as cell maps perm (image board = board[perm])."""
-    maps = []
-    for transpose in (False, True):
-        for flip_r in (False, True):
-            for flip_c in (False, True):
-                perm = []
-                for r in range(SIDE):
-                    for c in range(SIDE):
-                        rr, cc = (c, r) if transpose else (r, c)
-                        rr = SIDE - 1 - rr if flip_r else rr
-                        cc = SIDE - 1 - cc if flip_c else cc
-                        perm.append(rr * SIDE + cc)
-                maps.append(tuple(perm))
-    return maps
-
-
-# --- compiled rank arithmetic: a board is (empty cell, 16-bit mask of black cells) ----------
-
-
-@njit(nogil=True, inline="always")
-def _split(rank):
-    empty = rank >> PIECES
-    others = np.uint64(FULL ^ (1 << empty))
-    return empty, pdep(np.uint64(rank & ((1 << PIECES) - 1)), others)
-
-
-@njit(nogil=True, inline="always")
-def _join(empty, black):
-    others = np.uint64(FULL ^ (1 << empty))
-    return (empty << PIECES) | np.int64(pext(black, others))
-
-
-def _kernel(table, counts):
-    @njit(nogil=True)
-    def neighbours(rank, level, out, work):
-        empty, black = _split(rank)
-        for k in range(counts[empty]):
-            mover = table[empty, k, 0]
-            flipped = black ^ np.uint64(table[empty, k, 1])
-            # the mover keeps its colour on the old empty cell; its own cell empties
-            colour = (flipped >> np.uint64(mover)) & np.uint64(1)
-            moved = (flipped & ~(np.uint64(1) << np.uint64(mover))) | (colour << np.uint64(empty))
-            out[k] = _join(mover, moved)
-        return counts[empty]
-
-    return neighbours
-
-
-@njit(nogil=True, parallel=True)
-def _canonical(ranks, perms):
-    """Smallest rank among the images of each rank under the cell maps (identity included)."""
-    out = np.empty(ranks.size, dtype=np.uint64)
-    for i in prange(ranks.size):
-        empty, black = _split(np.int64(ranks[i]))
-        best = np.int64(ranks[i])
-        for s in range(perms.shape[0]):
-            image_black = np.uint64(0)
-            image_empty = 0
-            for c in range(CELLS):
-                source = perms[s, c]
-                if source == empty:
-                    image_empty = c
-                image_black |= ((black >> np.uint64(source)) & np.uint64(1)) << np.uint64(c)
-            best = min(best, _join(image_empty, image_black))
-        out[i] = best
-    return out
-
-
-@njit(nogil=True)
-def corner_bound_kernel(rank):
-    """corner_bound from a rank, for compiled searches: 2 per black corner piece."""
-    _, black = _split(rank)
-    bound = 0
-    for c in CORNERS:
-        bound += 2 * np.int64((black >> np.uint64(c)) & np.uint64(1))
-    return bound
-
-
 def corner_bound(board):
     """The seed's lower bound on the moves still needed to turn every piece white: 2 for
     each black piece on a corner.  `board` is a parsed board (BLACK = 1 per black cell).
@@ -153,7 +80,8 @@ def corner_bound(board):
     departure (a piece still on its corner would have to be turned later).  The full 2n
     could in principle fail, since a departing corner piece may jump over one that left
     earlier; that it never exceeds the true distance is checked on all 524,288 positions of
-    both rule sets (tests/test_flipit.py), which proves it for this board.
+    both rule sets (tests/test_flipit.py), which proves it for this board.  The compiled
+    version is flipit_kernels.corner_bound.
 
     Admissible, so IDA* stays optimal, but not consistent: a black piece leaving a corner
     lowers the bound by 2 in one move."""
@@ -181,41 +109,30 @@ def moves_reference(board, diagonal):
 
 
 class FlipItPuzzle(Puzzle):
+    family = "flipit"
+    kernels = "puzzledb.puzzles.flipit_kernels"
     cells = CELLS
     width = SIDE
     size = CELLS << PIECES
 
-    def __init__(self, diagonal=False):
+    def __init__(self, name, diagonal=False, description=""):
+        self.name = name
         self.diagonal = diagonal
-        self.name = "flipit-square-diagonal" if diagonal else "flipit-square"
-        self.description = (
-            "Flip It Square: 4x4, one empty cell, fifteen two-sided pieces; a piece jumps "
-            "into the empty cell and turns over the pieces it passes"
-            + (", also along diagonals" if diagonal else "") + " (seed 003)"
-        )
-        self.table, self.counts = move_table(diagonal)
-        self.max_moves = int(self.counts.max())
-        self.symmetries = tuple(square_symmetries()[1:])
-        self._perms = np.array(square_symmetries(), dtype=np.int64)
-        self._kernel = None
+        self.description = description
+        self.move_table = move_table(diagonal)
+        self.max_moves = int(self.move_table[1].max())
 
     def definition(self):
-        return {
-            "family": "flipit",
-            "diagonal": self.diagonal,
-            "ranking": "empty cell * 2^15 + black bits of the other cells, row-major",
-        }
+        return {"family": "flipit", "width": SIDE, "height": SIDE, "diagonal": self.diagonal,
+                "ranking": "flipit-empty-mask/1"}
+
+    def make_tables(self):
+        return FlipItTables(*self.move_table)
 
     def parse(self, text):
-        cells = clean_board_text(text).upper()
-        if len(cells) != CELLS:
-            raise BoardError(
-                f"{self.name}: board {text!r} has {len(cells)} cells, expected {CELLS}")
-        unknown = sorted(set(cells) - set(ALIASES))
-        if unknown:
-            raise BoardError(f"{self.name}: board {text!r} has pieces {''.join(unknown)!r}; "
-                             f"use B (black), W (white) and S or _ (the empty cell)")
-        board = np.array([SYMBOLS.index(ALIASES[s]) for s in cells], dtype=np.int64)
+        cells = self.cells_of(str(text).upper(), SYMBOLS, ALIASES,
+                              hint="use B (black), W (white) and S or _ (the empty cell)")
+        board = np.array([SYMBOLS.index(s) for s in cells], dtype=np.int64)
         if np.count_nonzero(board == EMPTY) != 1:
             raise BoardError(f"{self.name}: board {text!r} has "
                              f"{np.count_nonzero(board == EMPTY)} empty cells, expected 1")
@@ -236,8 +153,7 @@ class FlipItPuzzle(Puzzle):
         return (empty << PIECES) | bits
 
     def unrank(self, rank, level=0):
-        if not 0 <= rank < self.size:
-            raise BoardError(f"{self.name}: rank {rank} outside 0..{self.size - 1}")
+        self.check_rank(rank, level)
         empty, bits = rank >> PIECES, rank & ((1 << PIECES) - 1)
         board = np.full(CELLS, WHITE, dtype=np.int64)
         board[empty] = EMPTY
@@ -252,10 +168,14 @@ class FlipItPuzzle(Puzzle):
     def goal_ranks(self):
         return np.arange(CELLS, dtype=np.uint64) << np.uint64(PIECES)
 
-    def kernel(self):
-        if self._kernel is None:
-            self._kernel = _kernel(self.table, self.counts)
-        return self._kernel
+    # -- capabilities ----------------------------------------------------------------------
+    def symmetries(self):
+        """The square's eight symmetries: lines go to lines, and all-white stays the goal."""
+        return tuple(cell_maps(SIDE, SIDE)[1:])
 
     def canonical_ranks(self, ranks, level=0):
-        return _canonical(np.asarray(ranks, dtype=np.uint64), self._perms)
+        return self.compiled.canonical(np.asarray(ranks, dtype=np.uint64),
+                                       np.array(cell_maps(SIDE, SIDE), dtype=np.int64))
+
+    def heuristics(self):
+        return {"corner": lambda: self.compiled.corner_lower_bound()}

@@ -6,22 +6,30 @@ position (every hole full but one), and layer d holds the positions after d jump
 with d + 1 empty holes; the layers are disjoint by construction.  Within a level a position
 is ranked by the combinatorial number system over its peg mask: the pegs at holes
 c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the C(holes, k) masks
-(computed by table lookups; see "compiled ranks" below).  Jumps are bit shifts of the mask
-laid out on the board's grid.
+(compiled by table lookups in pegs_kernels.py).  Jumps are bit shifts of the mask laid out
+on the board's grid.
 """
 
+from collections import namedtuple
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
 import numpy as np
-from numba import njit, prange
 
-from ..bitops import lowest_bit, pdep, pext, popcount
-from ..puzzle import BoardError, Puzzle, clean_board_text
-from ..ranking import BINOM
+from ..errors import BoardError, PuzzleError
+from ..puzzle import Puzzle
+from ..search import ida_star
+from .geometry import grid_transforms
 
 PEG_SYMBOLS = {"o": 1, "x": 1, "1": 1, "●": 1, ".": 0, "0": 0, "_": 0, "○": 0}
 BYTES = 8  # rank tables cover masks of up to 64 holes, one byte at a time
+LOW_BITS = 16  # the low part of a mask, ranked and unranked by one lookup
+
+# The kernels' data (see compiled.py): the byte tables of the rank, the low-part lookups,
+# and the jumps as grid shifts; the symmetries as byte tables of mask images.
+PegTables = namedtuple("PegTables", "rank_table low_masks low_start low_rank on_grid shifts "
+                                    "sources holes start_pegs")
 
 
 # --- boards as data: holes on a grid, jumps (from, over, to) --------------------------------
@@ -45,7 +53,7 @@ class Board:
         # image board = board[perm]: the hole a symmetry sends each hole to is read back
         self.symmetries = []
         for transform in symmetries:
-            perm = tuple(self.index[transform(h)] for h in self.holes)
+            perm = tuple(self.index[transform(*h)] for h in self.holes)
             if perm != tuple(range(len(self.holes))):
                 self.symmetries.append(perm)
 
@@ -54,16 +62,6 @@ class Board:
         for i, (r, _) in enumerate(self.holes):
             out.setdefault(r, []).append(i)
         return [out[r] for r in sorted(out)]
-
-
-def _square_maps(size):
-    """The 8 symmetries of a size x size grid, as functions of (row, column)."""
-    n = size - 1
-    return [
-        lambda h: (h[0], h[1]), lambda h: (h[0], n - h[1]), lambda h: (n - h[0], h[1]),
-        lambda h: (n - h[0], n - h[1]), lambda h: (h[1], h[0]), lambda h: (h[1], n - h[0]),
-        lambda h: (n - h[1], h[0]), lambda h: (n - h[1], n - h[0]),
-    ]
 
 
 ORTHOGONAL = [(0, 1, 1), (0, -1, 1), (1, 0, 1), (-1, 0, 1)]
@@ -75,13 +73,13 @@ def hoppers_board():
     holes = [(r, c) for r in range(5) for c in range(5) if (r + c) % 2 == 0]
     directions = [(1, 1, 1), (1, -1, 1), (-1, 1, 1), (-1, -1, 1),
                   (0, 1, 2), (0, -1, 2), (1, 0, 2), (-1, 0, 2)]
-    return Board(holes, directions, _square_maps(5))
+    return Board(holes, directions, grid_transforms(5, 5))
 
 
 def english_board():
     """The English cross of 33 holes on a 7x7 grid; orthogonal jumps."""
     holes = [(r, c) for r in range(7) for c in range(7) if 2 <= r <= 4 or 2 <= c <= 4]
-    return Board(holes, ORTHOGONAL, _square_maps(7))
+    return Board(holes, ORTHOGONAL, grid_transforms(7, 7))
 
 
 def triangle_board():
@@ -89,26 +87,18 @@ def triangle_board():
     of the triangular lattice.  Only the left-right mirror keeps the top hole in place."""
     holes = [(r, c) for r in range(5) for c in range(r + 1)]
     directions = ORTHOGONAL[:2] + [(1, 0, 1), (-1, 0, 1), (1, 1, 1), (-1, -1, 1)]
-    return Board(holes, directions, [lambda h: h, lambda h: (h[0], h[0] - h[1])])
+    return Board(holes, directions, [lambda r, c: (r, c), lambda r, c: (r, r - c)])
 
 
-# --- compiled ranks over peg masks ------------------------------------------------------------
-#
-# A mask splits into its low 16 holes and the rest.  The k-peg masks with a given high part h
-# hold a contiguous run of ranks: base(h) + (colex rank of the low part among the 16-bit
-# masks with k - |h| bits), since masks of one peg count rank in numeric order.  So the low
-# part is one lookup both ways (LOW_MASKS, LOW_RANK), and only the high part needs the byte
-# tables (rank) or the bit-by-bit search (unrank).
-
-LOW_BITS = 16
-_LOW = sorted(range(1 << LOW_BITS), key=lambda m: (bin(m).count("1"), m))
-LOW_MASKS = np.array(_LOW, dtype=np.uint16)  # the masks by bit count, then numerically
-LOW_START = np.cumsum([0] + [comb(LOW_BITS, j) for j in range(LOW_BITS + 1)]).astype(np.int64)
-LOW_RANK = np.empty(1 << LOW_BITS, dtype=np.uint16)  # a mask's index among those of its count
-LOW_RANK[LOW_MASKS] = np.arange(1 << LOW_BITS) - LOW_START[
-    np.array([bin(m).count("1") for m in _LOW])]
-del _LOW
-LOW_PART = np.uint64((1 << LOW_BITS) - 1)
+def low_tables():
+    """The 16-bit masks by bit count then value, where each count's run starts, and each
+    mask's index within its run: the low part of a rank is one lookup both ways."""
+    order = sorted(range(1 << LOW_BITS), key=lambda m: (bin(m).count("1"), m))
+    masks = np.array(order, dtype=np.uint16)
+    start = np.cumsum([0] + [comb(LOW_BITS, j) for j in range(LOW_BITS + 1)]).astype(np.int64)
+    rank = np.empty(1 << LOW_BITS, dtype=np.uint16)
+    rank[masks] = np.arange(1 << LOW_BITS) - start[[bin(m).count("1") for m in order]]
+    return masks, start, rank
 
 
 def rank_tables(holes):
@@ -125,57 +115,6 @@ def rank_tables(holes):
     return table
 
 
-@njit(nogil=True, inline="always")
-def _high_rank(mask, below, table):
-    """The rank contribution of the pegs above the low part, `below` pegs under them."""
-    r = 0
-    for b in range(LOW_BITS // 8, BYTES):
-        v = (mask >> np.uint64(8 * b)) & np.uint64(255)
-        if v:
-            r += table[b, v, below]
-            below += np.int64(popcount(v))
-    return r
-
-
-@njit(nogil=True, inline="always")
-def _rank(mask, table):
-    low = mask & LOW_PART
-    return np.int64(LOW_RANK[low]) + _high_rank(mask, np.int64(popcount(low)), table)
-
-
-@njit(nogil=True, inline="always")
-def _unrank(rank, pegs, holes):
-    """The mask of the given rank among those with `pegs` pegs: from the top hole down to
-    the low part, a peg wherever C(hole, pegs left) still fits in the rank (branch-free: the
-    outcome of the comparison is unpredictable), then the low part by lookup."""
-    mask = np.uint64(0)
-    k = pegs
-    for p in range(holes - 1, LOW_BITS - 1, -1):
-        c = BINOM[p, k]
-        take = np.int64(c <= rank)
-        rank -= c * take
-        mask |= np.uint64(take) << np.uint64(p)
-        k -= take
-    return mask | np.uint64(LOW_MASKS[LOW_START[k] + rank])
-
-
-@njit(nogil=True, inline="always")
-def _unrank_near(rank, pegs, holes, table, cache):
-    """_unrank for ranks that come in ascending order (the engine scans a layer word by
-    word): cache[0] keeps the high part of the last mask, and a rank in its run of ranks
-    needs only the low lookup.  The run is recomputed from the high part alone, so whatever
-    the cache holds (it starts as garbage) the answer is exact."""
-    high = np.uint64(cache[0])
-    low_pegs = pegs - np.int64(popcount(high))
-    if 0 <= low_pegs <= LOW_BITS and high & LOW_PART == 0 and high >> np.uint64(holes) == 0:
-        base = _high_rank(high, low_pegs, table)
-        if base <= rank < base + BINOM[LOW_BITS, low_pegs]:
-            return high | np.uint64(LOW_MASKS[LOW_START[low_pegs] + rank - base])
-    mask = _unrank(rank, pegs, holes)
-    cache[0] = np.int64(mask & ~LOW_PART)
-    return mask
-
-
 def rank_reference(mask):
     """The combinatorial-number-system rank, in plain Python."""
     pegs = [p for p in range(64) if (mask >> p) & 1]
@@ -190,42 +129,16 @@ def jump_directions(board):
     width = max(c for _, c in board.holes) + 1
     grid = [r * width + c for r, c in board.holes]
     if max(grid) >= 64:
-        raise ValueError("a peg board must fit a 64-cell grid")
+        raise PuzzleError("a peg board must fit a 64-cell grid")
     sources = {}
     for f, o, t in board.jumps:
         shift = grid[o] - grid[f]
-        assert grid[t] - grid[o] == shift
+        if grid[t] - grid[o] != shift:
+            raise PuzzleError(f"jump {f}-{o}-{t} is not along a straight line of the grid")
         sources[shift] = sources.get(shift, 0) | (1 << grid[f])
     shifts = sorted(sources)
     return (np.uint64(sum(1 << g for g in grid)), np.array(shifts, dtype=np.int64),
             np.array([sources[s] for s in shifts], dtype=np.uint64))
-
-
-def _kernel(board, table, holes, start_pegs):
-    on_grid, shifts, sources = jump_directions(board)
-
-    @njit(nogil=True)
-    def neighbours(rank, level, out, work):
-        pegs = pdep(_unrank_near(rank, start_pegs - level, holes, table, work), on_grid)
-        k = 0
-        for d in range(shifts.size):
-            s = shifts[d]
-            if s > 0:
-                u = np.uint64(s)
-                movable = sources[d] & pegs & (pegs >> u) & ~(pegs >> (u + u))
-            else:
-                u = np.uint64(-s)
-                movable = sources[d] & pegs & (pegs << u) & ~(pegs << (u + u))
-            while movable:
-                f = np.int64(lowest_bit(movable))
-                movable &= movable - np.uint64(1)
-                after = pegs ^ ((np.uint64(1) << np.uint64(f)) | (np.uint64(1) << np.uint64(f + s))
-                                | (np.uint64(1) << np.uint64(f + s + s)))
-                out[k] = _rank(pext(after, on_grid), table)
-                k += 1
-        return k
-
-    return neighbours
 
 
 def symmetry_tables(perms):
@@ -240,28 +153,12 @@ def symmetry_tables(perms):
     return table
 
 
-@njit(nogil=True, parallel=True)
-def _canonical(ranks, pegs, holes, images, table):
-    out = np.empty(ranks.size, dtype=np.uint64)
-    step = 4096  # runs of ascending ranks, so that _unrank_near mostly looks up
-    for chunk in prange((ranks.size + step - 1) // step):
-        cache = np.zeros(1, dtype=np.int64)
-        for i in range(chunk * step, min(ranks.size, (chunk + 1) * step)):
-            mask = _unrank_near(np.int64(ranks[i]), pegs, holes, table, cache)
-            best = np.int64(ranks[i])
-            for s in range(images.shape[0]):
-                image = np.uint64(0)
-                for b in range(BYTES):
-                    image |= images[s, b, (mask >> np.uint64(8 * b)) & np.uint64(255)]
-                best = min(best, _rank(image, table))
-            out[i] = best
-    return out
-
-
 # --- the puzzle ---------------------------------------------------------------------------------
 
 
 class PegSolitaire(Puzzle):
+    family = "pegs"
+    kernels = "puzzledb.puzzles.pegs_kernels"
     graded = True
     reversible = False  # jumps remove pegs: the layers are distances from the start only
 
@@ -273,15 +170,8 @@ class PegSolitaire(Puzzle):
         self.jumps = board.jumps
         self.start_hole = start_hole
         self.start_pegs = self.cells - 1
-        self.size = self.cells  # level 0's rank space: the masks with one hole empty
+        self.size = sum(self.levels())
         self.max_moves = len(self.jumps)
-        self.table = rank_tables(self.cells)
-        # only the symmetries that keep the start's empty hole carry every layer onto itself;
-        # _images moves the peg at hole h to argsort(perm)[h], so that the image of a mask
-        # is the mask of board[perm]
-        self.symmetries = tuple(p for p in board.symmetries if p[start_hole] == start_hole)
-        self._images = symmetry_tables([np.argsort(p) for p in self.symmetries])
-        self._kernel = None
 
     def definition(self):
         return {
@@ -289,8 +179,17 @@ class PegSolitaire(Puzzle):
             "holes": [list(h) for h in self.board.holes],
             "jumps": [list(j) for j in self.jumps],
             "start_hole": self.start_hole,
-            "ranking": "combinatorial number system over the peg mask, per peg count",
+            "ranking": "pegs-colex/1",
         }
+
+    def make_tables(self):
+        on_grid, shifts, sources = jump_directions(self.board)
+        return PegTables(rank_tables(self.cells), *low_tables(), on_grid, shifts, sources,
+                         np.int64(self.cells), np.int64(self.start_pegs))
+
+    @property
+    def work_size(self):
+        return 1  # the unrank cache of pegs_kernels.neighbours
 
     # -- levels: layer d has start_pegs - d pegs ----------------------------------------
     def pegs_at(self, level):
@@ -305,14 +204,8 @@ class PegSolitaire(Puzzle):
 
     # -- boards --------------------------------------------------------------------------
     def parse(self, text):
-        cells = clean_board_text(text).lower()
-        if len(cells) != self.cells:
-            raise BoardError(
-                f"{self.name}: board {text!r} has {len(cells)} holes, expected {self.cells}")
-        unknown = sorted(set(cells) - set(PEG_SYMBOLS))
-        if unknown:
-            raise BoardError(f"{self.name}: board {text!r} has symbols {''.join(unknown)!r}; "
-                             f"use o for a peg and . for an empty hole")
+        cells = self.cells_of(str(text).lower(), "".join(PEG_SYMBOLS), noun="holes",
+                              hint="use o for a peg and . for an empty hole")
         board = np.array([PEG_SYMBOLS[s] for s in cells], dtype=np.int64)
         if not 1 <= np.count_nonzero(board) <= self.start_pegs:
             raise BoardError(f"{self.name}: board {text!r} has {np.count_nonzero(board)} "
@@ -330,13 +223,12 @@ class PegSolitaire(Puzzle):
         return np.array([(mask >> i) & 1 for i in range(self.cells)], dtype=np.int64)
 
     def rank(self, board):
-        return int(_rank(np.uint64(self.mask(board)), self.table))
+        return rank_reference(self.mask(board))
 
     def unrank(self, rank, level=0):
-        if not 0 <= rank < self.level_size(level):
-            raise BoardError(f"{self.name}: rank {rank} outside level {level}")
-        mask = _unrank(np.int64(rank), self.pegs_at(level), self.cells)
-        return self.board_of_mask(int(mask))
+        self.check_rank(rank, level)
+        return self.board_of_mask(int(self.compiled.unrank(np.int64(rank),
+                                                           self.pegs_at(level), self.tables())))
 
     def start(self):
         return self.board_of_mask(((1 << self.cells) - 1) ^ (1 << self.start_hole))
@@ -344,16 +236,22 @@ class PegSolitaire(Puzzle):
     def goal_ranks(self):
         return np.array([self.rank(self.start())], dtype=np.uint64)
 
-    def kernel(self):
-        if self._kernel is None:
-            self._kernel = _kernel(self.board, self.table, self.cells, self.start_pegs)
-        return self._kernel
+    def symmetries(self):
+        """The board's symmetries that keep the start's empty hole: only they carry every
+        layer onto itself."""
+        return tuple(p for p in self.board.symmetries if p[self.start_hole] == self.start_hole)
 
     def canonical_ranks(self, ranks, level=0):
         ranks = np.asarray(ranks, dtype=np.uint64)
-        if not self.symmetries:
+        if not self.symmetries():
             return ranks.copy()
-        return _canonical(ranks, self.pegs_at(level), self.cells, self._images, self.table)
+        return self.compiled.canonical(ranks, self.pegs_at(level), self._images, self.tables())
+
+    @cached_property
+    def _images(self):
+        # the image of a mask is the mask of board[perm]: the peg at hole h moves to
+        # argsort(perm)[h]
+        return symmetry_tables([np.argsort(p) for p in self.symmetries()])
 
     # -- moves of the move metric: chains of jumps by one peg ----------------------------
     def jumps_from(self, mask, hole):
@@ -375,15 +273,17 @@ class PegSolitaire(Puzzle):
             if (mask >> hole) & 1:
                 yield from extend((hole,), mask)
 
-    def solutions_by_moves(self, finish_hole, first_move=None, all_solutions=True):
+    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
         """Shortest solutions in the move metric (consecutive jumps by one peg are one
-        move) from the start to a single peg at `finish_hole`, by iterative deepening
-        (solvers.ida_star).  first_move: a tuple of holes fixing the first move.
+        move) from the start to a single peg at hole `finish` (None: the hole empty at the
+        start), by iterative deepening
+        (search.ida_star).  first_move: a tuple of holes fixing the first move.
         Returns the SearchResult; solutions are lists of hole tuples."""
-        from ..solvers import ida_star
-
+        finish = self.start_hole if finish is None else finish
+        if not 0 <= finish < self.cells:
+            raise PuzzleError(f"{self.name}: no hole {finish}; the holes are 0..{self.cells - 1}")
         start = self.mask(self.start())
-        goal = 1 << finish_hole
+        goal = 1 << finish
         prefix = []
         if first_move is not None:
             first_move = tuple(first_move)
@@ -402,11 +302,6 @@ class PegSolitaire(Puzzle):
             result.length += len(prefix)
             result.solutions = [prefix + s for s in result.solutions]
         return result
-
-
-def format_moves(moves):
-    """The seed's notation: each move as the holes its peg visits, (0,6)(9,3)(2,0,6)..."""
-    return "".join("(" + ",".join(str(h) for h in move) + ")" for move in moves)
 
 
 def replay_moves(puzzle, moves):

@@ -1,0 +1,39 @@
+"""The errors puzzledb reports to its users: one small hierarchy, one class per kind of
+thing that went wrong.  Each carries a one-line message naming the problem; the command
+line and the workflow print that line and exit with status 2."""
+
+
+class PuzzledbError(Exception):
+    """Anything puzzledb reports in one line rather than as a traceback."""
+
+
+class PuzzleError(PuzzledbError):
+    """An unknown puzzle, or a request the puzzle cannot serve (a capability it lacks)."""
+
+
+class BoardError(PuzzledbError):
+    """A board string or rank that is malformed, or a position that is unreachable."""
+
+
+class LayerError(PuzzledbError):
+    """A layer file or manifest that is missing, truncated, corrupt or of another puzzle."""
+
+
+class StorageError(PuzzledbError):
+    """Writing to disk failed: a full disk, a read-only directory, an I/O error."""
+
+
+class ConfigError(PuzzledbError):
+    """A config.yaml that breaks the schema or names something that does not exist."""
+
+
+class BudgetError(PuzzledbError):
+    """A search that needs more memory than its budget allows, refused before it starts."""
+
+
+class SearchError(PuzzledbError):
+    """A tree search that cannot answer: a bad option, or no solution within its limit."""
+
+
+class ProblemError(PuzzledbError):
+    """A problem-file line that is malformed or whose route does not replay to the goal."""

@@ -1,0 +1,48 @@
+"""The memory a search holds, known before it starts: the engine's layout of its bit planes
+and buffers, and the budget check.  Plain arithmetic on a puzzle's rank space, so that the
+config check and `puzzledb info` can state it without loading the compiled engine."""
+
+from .errors import BudgetError
+
+WORD_BITS = 64
+# Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of
+# work, and (times 64) the most ranks one extraction buffer holds.
+BLOCK_WORDS = 1 << 14
+EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
+# What a search process holds besides its search: the interpreter, numpy, numba, h5py and
+# the compiled kernels (a build of the 8-puzzle peaks at about 200 MiB in all).
+PROCESS_OVERHEAD_MB = 256
+
+
+def words_for(size):
+    return (int(size) + WORD_BITS - 1) // WORD_BITS
+
+
+def search_bytes(puzzle):
+    """Bytes the in-memory search holds: its bitsets and one extraction buffer.
+
+    An ungraded search keeps seen/current/next over the whole rank space; a graded one
+    keeps only the current and next levels, each in its own rank space."""
+    if not puzzle.graded:
+        return 3 * words_for(puzzle.size) * 8 + EXTRACT_BUFFER_BYTES
+    words = [words_for(size) for size in puzzle.levels()]
+    widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
+    return widest * 8 + EXTRACT_BUFFER_BYTES
+
+
+def search_mib(puzzle):
+    return search_bytes(puzzle) / 2**20
+
+
+def job_mb(puzzle):
+    """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
+    return int(search_mib(puzzle)) + 1 + PROCESS_OVERHEAD_MB
+
+
+def check_budget(puzzle, memory_mb):
+    """BudgetError unless the puzzle's search fits in memory_mb MiB (None: no budget)."""
+    need = search_mib(puzzle)
+    if memory_mb is not None and need > memory_mb:
+        raise BudgetError(f"{puzzle.name}: the search needs {need:,.0f} MiB, more than the "
+                          f"memory budget of {memory_mb:,} MiB")
+    return need

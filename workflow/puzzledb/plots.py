@@ -1,0 +1,35 @@
+"""The plot of a database: its depth distribution as a PNG bar chart (matplotlib, drawn
+off-screen), written atomically."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+from .store import atomic_file  # noqa: E402
+
+
+def depth_axis(puzzle):
+    """What a layer's depth counts: moves from the goal, or (graded puzzles) jumps from the
+    start."""
+    return "jumps from the start" if puzzle.graded else "distance from the goal (moves)"
+
+
+def plot_depths(rows, title, path, xlabel="distance from the goal (moves)"):
+    """A bar chart of (depth, count, cumulative) rows."""
+    depths = [r[0] for r in rows]
+    counts = [r[1] for r in rows]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.bar(depths, counts, width=0.85, color="#3b6ea8")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("positions")
+    ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
+    ax.ticklabel_format(axis="y", style="plain")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format="png")
+    plt.close(fig)

@@ -1,0 +1,134 @@
+"""The compiled ranks of ranking.py (multisets and permutations with parity), used by the
+kernels of the puzzle families in their hot loops; ranking.py holds the definitions and the
+plain-Python references the tests compare these with."""
+
+import numpy as np
+
+from .bitops import lowest_bit, pdep, popcount
+from .compiled import jit
+from .ranking import BINOM, FACTORIAL
+
+
+@jit
+def multiset_rank(board, counts, weights):
+    # class by class, so that the kernel allocates nothing: it runs for every neighbour
+    k = counts.size
+    rank = 0
+    pool = board.size - counts[0]
+    for i in range(board.size):
+        if board[i] == 0:
+            rank = i * weights[0]
+            break
+    for c in range(1, k - 1):
+        n = pool
+        r = counts[c]
+        value = 0
+        for i in range(board.size):
+            p = board[i]
+            if p < c:
+                continue
+            if p == c:
+                value += BINOM[n - 1, r]
+                r -= 1
+                if r == 0:
+                    break
+            n -= 1
+        rank += value * weights[c]
+        pool -= counts[c]
+    return rank
+
+
+@jit
+def multiset_unrank(rank, counts, weights, out):
+    k = counts.size
+    cells = out.size
+    last = k - 1
+    for i in range(cells):
+        out[i] = last
+    out[rank // weights[0]] = 0
+    rank %= weights[0]
+    pool = cells - counts[0]
+    for c in range(1, k - 1):
+        v = rank // weights[c]
+        rank %= weights[c]
+        n = pool
+        r = counts[c]
+        for i in range(cells):
+            if r == 0:
+                break
+            if out[i] != last:
+                continue
+            t = BINOM[n - 1, r]
+            if v >= t:
+                out[i] = c
+                v -= t
+                r -= 1
+            n -= 1
+        pool -= counts[c]
+
+
+@jit
+def combination_index(packed, n, r):
+    """Inverse of combination_masks: a chosen pool position j adds C(n-1-j, chosen still
+    to come), the number of combinations that skip it."""
+    value = 0
+    while packed:
+        j = np.int64(lowest_bit(packed))
+        packed &= packed - np.uint64(1)
+        value += BINOM[n - 1 - j, r]
+        r -= 1
+    return value
+
+
+@jit
+def permutation_rank(board, half_factorial):
+    used = np.uint64(0)
+    blank = 0
+    lehmer = 0
+    t = board.size - 1
+    j = 0
+    # fact[j] for the j-th tile: (t-1-j)!, built from half_factorial = t!/2
+    for i in range(board.size):
+        p = board[i]
+        if p == 0:
+            blank = i
+            continue
+        v = p - 1
+        below = np.uint64(v)
+        smaller_used = np.int64(popcount(used & ((np.uint64(1) << below) - np.uint64(1))))
+        lehmer = lehmer * (t - j) + (v - smaller_used)
+        used |= np.uint64(1) << below
+        j += 1
+    return blank * half_factorial + lehmer // 2
+
+
+@jit
+def permutation_unrank(rank, half_factorial, parity_of_blank, out):
+    t = out.size - 1
+    blank = rank // half_factorial
+    lehmer = (rank % half_factorial) * 2
+    used = np.uint64(0)
+    parity = 0
+    j = 0
+    last = -1
+    before_last = -1
+    for i in range(out.size):
+        if i == blank:
+            out[i] = 0
+            continue
+        weight = FACTORIAL[t - 1 - j]
+        d = lehmer // weight
+        lehmer -= d * weight
+        parity += d
+        # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
+        v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
+        used |= np.uint64(1) << np.uint64(v)
+        out[i] = v + 1
+        before_last = last
+        last = i
+        j += 1
+    if (parity & 1) != parity_of_blank[blank]:
+        # the odd twin: Lehmer code 2q+1 differs only by swapping the last two tiles
+        v = out[last]
+        out[last] = out[before_last]
+        out[before_last] = v

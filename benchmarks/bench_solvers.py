@@ -19,7 +19,7 @@ import time
 
 from puzzledb import engine, puzzles, solvers
 from puzzledb.database import DepthDatabase, layer_directory
-from puzzledb.puzzle import PuzzleError
+from puzzledb.errors import PuzzledbError
 from puzzledb.store import LayerStore
 
 PDBS = ("fifteen-6colour", "fifteen-3colour")
@@ -58,7 +58,7 @@ def pattern_results(results):
         for name in PDBS:
             DepthDatabase.open(name, results).close()
         return results
-    except PuzzleError:
+    except PuzzledbError:
         tmp = tempfile.mkdtemp(prefix="puzzledb-pdb-")
         for name in PDBS:
             engine.build(puzzles.get(name), layer_directory(tmp, name), progress=False,

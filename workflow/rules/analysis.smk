@@ -2,10 +2,14 @@
 
 
 rule summary:
+    # One job per puzzle for its three small products: a job each would add a process
+    # and its imports, and nothing else.
     input:
         manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
     output:
-        f"{RESULTS}/{{puzzle}}/summary.csv",
+        summary=f"{RESULTS}/{{puzzle}}/summary.csv",
+        antipodes=f"{RESULTS}/{{puzzle}}/antipodes.txt",
+        plot=f"{RESULTS}/{{puzzle}}/depth_distribution.png",
     log:
         f"{RESULTS}/{{puzzle}}/logs/summary.log",
     benchmark:
@@ -14,36 +18,6 @@ rule summary:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/summarize.py"
-
-
-rule antipodes:
-    input:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
-    output:
-        f"{RESULTS}/{{puzzle}}/antipodes.txt",
-    log:
-        f"{RESULTS}/{{puzzle}}/logs/antipodes.log",
-    benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/antipodes.tsv"
-    conda:
-        "../envs/puzzledb.yaml"
-    script:
-        "../../scripts/antipodes.py"
-
-
-rule plot:
-    input:
-        summary=f"{RESULTS}/{{puzzle}}/summary.csv",
-    output:
-        f"{RESULTS}/{{puzzle}}/depth_distribution.png",
-    log:
-        f"{RESULTS}/{{puzzle}}/logs/plot.log",
-    benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/plot.tsv"
-    conda:
-        "../envs/puzzledb.yaml"
-    script:
-        "../../scripts/plot.py"
 
 
 rule report:

@@ -6,6 +6,7 @@ configfile: "config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/bfs.smk"
+include: "workflow/rules/frontier.smk"
 include: "workflow/rules/analysis.smk"
 
 

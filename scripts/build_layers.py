@@ -11,5 +11,6 @@ engine.build(
     directory=Path(snakemake.output.manifest).parent,
     threads=snakemake.threads,
     memory_mb=snakemake.params.memory_mb,
+    depth_limit=snakemake.params.depth_limit,
     log=lambda message: print(message, file=sys.stderr),
 )

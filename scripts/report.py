@@ -26,7 +26,7 @@ for name, summary, antipodes, plot in zip(
         orbit_summary, orbit_antipodes = symmetric[name]
         symmetry = (analysis.read_symmetry_summary(orbit_summary), read_lines(orbit_antipodes))
     entries.append((puzzles.get(name), analysis.read_summary(summary), read_lines(antipodes),
-                    os.path.relpath(plot, report_dir), symmetry))
+                    os.path.relpath(plot, report_dir), symmetry, analysis.summary_note(summary)))
 problem_sets = [
     (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
     for entry, table, problem_file in zip(snakemake.params.problem_sets,

@@ -12,4 +12,5 @@ puzzle = puzzles.get(snakemake.wildcards.puzzle)
 with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
     analysis.write_summary(db, snakemake.output.summary)
     analysis.write_antipodes(db, snakemake.output.antipodes)
-    plots.plot_depths(db.summary(), puzzle.name, snakemake.output.plot, plots.depth_axis(puzzle))
+    plots.plot_depths(db.summary(), puzzle.name, snakemake.output.plot, plots.depth_axis(puzzle),
+                      note=db.extent() if db.partial else None)

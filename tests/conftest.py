@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
 import yaml
 
@@ -43,6 +44,18 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if SLOW_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.slow)
+
+
+def children_running(pid, fragment):
+    """The live descendant processes of pid whose command line mentions fragment."""
+    found = []
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if any(fragment in part for part in child.cmdline()):
+                found.append(child)
+        except psutil.Error:  # gone, or a zombie, meanwhile
+            pass
+    return found
 
 
 def puzzledb_cli(*args):

@@ -11,6 +11,7 @@ from conftest import puzzledb_cli
 from puzzledb import compiled, engine, matching, problems, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.errors import BoardError
+from puzzledb.frontier import Frontier
 from puzzledb.puzzles.fourteen import (
     moves_reference,
     rank_reference,
@@ -227,6 +228,17 @@ def test_problem_file_routes_replay_in_exactly_the_stated_moves(goal_layers_27, 
     assert again.read_text() == path.read_text()
     lengths = [p.length for p in problems.read_problems(path)]
     assert lengths == sorted(lengths, reverse=True) and lengths[0] == distances.max()
+
+
+def test_the_frontier_search_in_12_segments_gives_the_same_layers(database, tmp_path):
+    """Sharded (segments of the domino's cells, four-way fan-out of the wide layers) and
+    in-memory builds agree layer for layer."""
+    _, store = database
+    manifest = Frontier(store.puzzle, tmp_path / "layers", tmp_path / "frontier", 12,
+                        20_000_000).build(log=lambda m: None)
+    full = store.manifest()
+    assert [(x["count"], x["crc32"]) for x in manifest["layers"]] == \
+        [(x["count"], x["crc32"]) for x in full["layers"]]
 
 
 def test_bottom_right_distances_from_the_database_reproduce_the_seeds_table(database):

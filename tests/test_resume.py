@@ -4,11 +4,10 @@ import subprocess
 import sys
 import time
 
-import psutil
 import pytest
 import yaml
 
-from conftest import ROOT, run_snakemake
+from conftest import ROOT, children_running, run_snakemake
 
 pytestmark = pytest.mark.slow  # runs the workflow
 
@@ -28,8 +27,7 @@ def test_killed_fifteen_3colour_bfs_resumes_after_the_last_complete_layer(tmp_pa
     while not (layers / "depth_025.h5").exists():
         assert time.time() < deadline and run.poll() is None, "BFS never reached layer 25"
         time.sleep(0.005)
-    bfs = [p for p in psutil.Process(run.pid).children(recursive=True)
-           if any("build_layers" in part for part in p.cmdline())]
+    bfs = children_running(run.pid, "build_layers")
     assert bfs, "no BFS process found under snakemake"
     for p in bfs:
         p.kill()  # SIGKILL: no cleanup of any kind

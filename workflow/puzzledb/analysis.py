@@ -13,15 +13,22 @@ from .store import write_text
 
 
 def write_summary(db, path):
+    """summary.csv: depth,count,cumulative; a partial database adds one last comment line
+    saying so ("# layers 0..28 of a deeper space ...")."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "cumulative"])
     writer.writerows(db.summary())
+    if db.partial:
+        out.write(f"# {db.extent()}\n")
     write_text(path, out.getvalue())
 
 
 def antipodes(db):
-    """Board strings of the deepest layer, in rank order."""
+    """Board strings of the deepest layer, in rank order; none for a partial database,
+    whose deepest stored layer is not the deepest of the space."""
+    if db.partial:
+        return []
     level = db.max_depth if db.puzzle.graded else 0
     return [db.puzzle.decode(r, level) for r in db.layer(db.max_depth).ranks()]
 
@@ -76,13 +83,21 @@ def antipode_orbits(db):
 def read_summary(path):
     with open(path) as f:
         return [(int(r["depth"]), int(r["count"]), int(r["cumulative"]))
-                for r in csv.DictReader(f)]
+                for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+
+
+def summary_note(path):
+    """The comment a partial database's summary.csv ends with, or None."""
+    with open(path) as f:
+        notes = [line[1:].strip() for line in f if line.startswith("#")]
+    return notes[-1] if notes else None
 
 
 def write_report(entries, path, problem_sets=()):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
-    symmetry) where symmetry is None or (symmetry summary rows, antipode boards per orbit);
-    problem_sets: (config entry, distribution rows, problem file name relative to path)."""
+    symmetry, note) where symmetry is None or (symmetry summary rows, antipode boards per
+    orbit) and note None or what a partial database stores; problem_sets: (config entry,
+    distribution rows, problem file name relative to path)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -90,15 +105,19 @@ def write_report(entries, path, problem_sets=()):
         "tr:nth-child(even){background:#eee}</style>",
         "<h1>puzzledb report</h1>",
     ]
-    for puzzle, rows, boards, plot, symmetry in entries:
+    for puzzle, rows, boards, plot, symmetry, note in entries:
         name = html.escape(puzzle.name)
         parts.append(f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>")
-        parts.append(
-            f"<p>{rows[-1][2]:,} positions in {len(rows)} layers; the deepest, "
-            f"{rows[-1][0]}, holds {rows[-1][1]:,}.</p>"
-        )
+        if note:
+            parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
+                         f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "
+                         f"holds {rows[-1][1]:,}, and the space goes deeper.</p>")
+        else:
+            parts.append(f"<p>{rows[-1][2]:,} positions in {len(rows)} layers; the deepest, "
+                         f"{rows[-1][0]}, holds {rows[-1][1]:,}.</p>")
         parts.append(f"<img src='{html.escape(plot)}' alt='depth distribution of {name}'>")
-        parts.append(_boards_html("Deepest positions", boards))
+        if not note:
+            parts.append(_boards_html("Deepest positions", boards))
         orbits = {}
         if symmetry is not None:
             orbit_rows, orbit_boards = symmetry

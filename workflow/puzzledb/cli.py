@@ -3,7 +3,9 @@
     puzzledb list                       the puzzles this version knows
     puzzledb info <puzzle>              size, memory need, and the stored database if any
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
-    puzzledb distance <puzzle> <board>  exact distance to the goal
+        [--depth-limit D] [--shards S]      a partial database; the frontier search
+    puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
+                                        D stored layers of a partial database)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
     puzzledb count <puzzle> <board>     the number of optimal solutions
@@ -24,7 +26,9 @@ from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build
 from .errors import PuzzledbError, PuzzleError, SearchError
-from .memory import search_mib
+from .compiled import set_threads
+from .frontier import Frontier
+from .memory import SPARSE_SEGMENTS, search_mib
 from .problems import problem_line
 from .search import format_moves
 from .store import LayerStore
@@ -47,7 +51,15 @@ def _parser():
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=8000,
-                   help="refuse a search that needs more (default 8000, as in config.yaml)")
+                   help="refuse an in-memory search that needs more (default 8000, as in "
+                        "config.yaml)")
+    p.add_argument("--depth-limit", type=int, default=None, metavar="D",
+                   help="stop after depth D (a partial database); a puzzle too large for "
+                        "the in-memory search is then built by the frontier search")
+    p.add_argument("--shards", type=int, default=None, metavar="S",
+                   help="build by the frontier search, the rank space cut into S segments")
+    p.add_argument("--job-states", type=int, default=32_000_000, metavar="N",
+                   help="frontier search: states a job expands (default 32,000,000)")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line"),
@@ -104,19 +116,18 @@ def run(args, out=sys.stdout):
     if args.command == "info":
         print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
         print(f"rank space    {puzzle.rank_space()}", file=out)
-        print(f"search memory {search_mib(puzzle):,.1f} MiB", file=out)
+        print(f"search memory {search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
+              f"by segment)", file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
+                      f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
                       f"in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
         return
     if args.command == "build":
-        report = build(puzzle, layer_directory(args.results, puzzle.name), threads=args.threads,
-                       memory_mb=args.memory_mb, progress=True,
-                       log=lambda m: print(m, file=sys.stderr))
-        print(f"{report.total:,} states, max depth {report.max_depth}", file=out)
+        _build(puzzle, args, out)
         return
     if args.command == "decode":
         for rank in args.ranks:
@@ -138,7 +149,12 @@ def run(args, out=sys.stdout):
             return
     with DepthDatabase.open(puzzle.name, args.results) as db:
         if args.command == "distance":
-            print(db.distance(_board(args)), file=out)
+            distance = db.distance(_board(args))
+            print(f"more than {db.max_depth}" if distance is None else distance, file=out)
+        elif args.command == "solve" and db.distance(_board(args)) is None:
+            print(f"puzzledb: {_board(args)!r} lies beyond the {db.max_depth} stored layers "
+                  f"of {puzzle.name}: solving by tree search", file=sys.stderr)
+            _tree_search(puzzle, args, out)
         elif args.command == "solve":
             for board in db.solve(_board(args)):
                 print(board, file=out)
@@ -148,6 +164,25 @@ def run(args, out=sys.stdout):
             level = args.depth if puzzle.graded else 0
             for rank in db.positions_at(args.depth, args.count, args.seed):
                 print(puzzle.decode(rank, level), file=out)
+
+
+def _build(puzzle, args, out):
+    """build: the in-memory search when it fits --memory-mb, else (with --depth-limit, or
+    with --shards) the frontier search in this process."""
+    directory = layer_directory(args.results, puzzle.name)
+    log = lambda message: print(message, file=sys.stderr)  # noqa: E731
+    if args.shards or (args.depth_limit is not None and search_mib(puzzle) > args.memory_mb):
+        set_threads(args.threads)
+        segments = args.shards or SPARSE_SEGMENTS
+        log(f"{puzzle.name}: frontier search, {segments} segments")
+        manifest = Frontier(puzzle, directory, directory.parent / "frontier", segments,
+                            args.job_states, args.depth_limit).build(log=log)
+        total, max_depth = manifest["total"], manifest["max_depth"]
+    else:
+        report = build(puzzle, directory, threads=args.threads, memory_mb=args.memory_mb,
+                       progress=True, log=log, depth_limit=args.depth_limit)
+        total, max_depth = report.total, report.max_depth
+    print(f"{total:,} states, max depth {max_depth}", file=out)
 
 
 def _no_database_but_a_bound(puzzle, results):

@@ -9,7 +9,7 @@ import yaml
 
 from . import puzzles
 from .errors import ConfigError, PuzzleError
-from .memory import job_mb, search_mib
+from .memory import SPARSE_SEGMENTS, frontier_job_mb, job_mb, search_mib
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
 
@@ -26,17 +26,26 @@ def check_config(config, schema_path=SCHEMA):
     for key, spec in schema["properties"].items():
         if "default" in spec:
             config.setdefault(key, spec["default"])
+    for key in ("shards", "depth_limit"):
+        for name in config[key]:
+            if name not in config["puzzles"]:
+                raise ConfigError(f"config: {key}.{name}: {name!r} is not in puzzles")
     for name in config["puzzles"]:
         try:
             puzzle = puzzles.get(name)
         except PuzzleError as err:
             raise ConfigError(f"config: puzzles: {err}") from None
         need = search_mib(puzzle)
-        if need > config["memory_mb"]:
+        if need > config["memory_mb"] and name not in config["shards"] \
+                and name not in config["depth_limit"]:
             raise ConfigError(
-                f"config: {name} needs {need:,.0f} MiB for its search, "
-                f"more than memory_mb: {config['memory_mb']}"
+                f"config: {name} needs {need:,.0f} MiB for its in-memory search, more than "
+                f"memory_mb: {config['memory_mb']}; give it a depth_limit (a partial "
+                f"database, built sparse) or shards, or raise memory_mb"
             )
+        if name in frontier_settings(config) and not (puzzle.reversible or puzzle.graded):
+            raise ConfigError(f"config: shards.{name}: the frontier search needs moves that "
+                              f"can be undone, or a graded puzzle")
     for i, entry in enumerate(config["problem_sets"]):
         where = f"config: problem_sets.{i}"
         for key, value in problem_set_defaults(schema).items():
@@ -52,6 +61,24 @@ def check_config(config, schema_path=SCHEMA):
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
     return config
+
+
+def frontier_settings(config):
+    """name -> {segments, depth_limit} of the puzzles the frontier workflow builds: those in
+    `shards`, and those with a depth limit whose in-memory search exceeds memory_mb."""
+    settings = {}
+    for name in config["puzzles"]:
+        limit = config["depth_limit"].get(name)
+        if name in config["shards"]:
+            settings[name] = {"segments": config["shards"][name], "depth_limit": limit}
+        elif limit is not None and search_mib(puzzles.get(name)) > config["memory_mb"]:
+            settings[name] = {"segments": SPARSE_SEGMENTS, "depth_limit": limit}
+    return settings
+
+
+def frontier_mem_mb(config, name, count):
+    """mem_mb of a frontier job of the puzzle on a layer of `count` states."""
+    return frontier_job_mb(puzzles.get(name), count, frontier_settings(config)[name]["segments"])
 
 
 def problem_set(config, puzzle, queries, k):

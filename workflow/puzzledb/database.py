@@ -59,6 +59,9 @@ class DepthDatabase:
         self.max_depth = int(self.manifest["max_depth"])
         self.total = int(self.manifest["total"])
         self.counts = [int(layer["count"]) for layer in self.manifest["layers"]]
+        # a search stopped by a depth limit stored layers 0..max_depth of a deeper space
+        self.depth_limit = self.manifest.get("depth_limit")
+        self.partial = self.depth_limit is not None
         self._layers = {}
 
     @classmethod
@@ -103,7 +106,9 @@ class DepthDatabase:
 
     # -- single positions --------------------------------------------------------------
     def locate(self, board_text):
-        """Parse a board string; (rank, depth).  BoardError if it is in no layer."""
+        """Parse a board string; (rank, depth).  The depth is None for a board of a partial
+        database that lies beyond its deepest stored layer; BoardError for a board in no
+        layer of a complete database."""
         board = self.puzzle.parse(board_text)
         rank = self.puzzle.rank(board)
         if self.puzzle.graded:  # the grading fixes the layer
@@ -112,6 +117,8 @@ class DepthDatabase:
         else:
             depths = range(self.max_depth + 1)
         depth = int(depths_of([rank], self.contains, depths)[0])
+        if depth < 0 and self.partial:
+            return rank, None
         if depth < 0:
             raise BoardError(
                 f"{self.puzzle.name}: board {board_text!r} is unreachable (in no layer)"
@@ -119,7 +126,17 @@ class DepthDatabase:
         return rank, depth
 
     def distance(self, board_text):
+        """The board's distance: an int, or None when it is more than max_depth moves away
+        (a partial database)."""
         return self.locate(board_text)[1]
+
+    def _within(self, board_text):
+        """(rank, depth) of a board that lies in a stored layer; BoardError otherwise."""
+        rank, depth = self.locate(board_text)
+        if depth is None:
+            raise BoardError(f"{self.puzzle.name}: board {board_text!r} is more than "
+                             f"{self.max_depth} moves away, beyond the stored layers")
+        return rank, depth
 
     def _require_reversible(self):
         if not self.puzzle.reversible:
@@ -131,7 +148,7 @@ class DepthDatabase:
     def solution(self, board_text):
         """An optimal solution: the ranks from the board to a goal, one per move."""
         self._require_reversible()
-        rank, depth = self.locate(board_text)
+        rank, depth = self._within(board_text)
         return descend(self.puzzle, rank, depth, self.contains)
 
     def solve(self, board_text):
@@ -141,7 +158,7 @@ class DepthDatabase:
     def count_solutions(self, board_text):
         """The number of distinct optimal move sequences from the board to the goal set."""
         self._require_reversible()
-        rank, depth = self.locate(board_text)
+        rank, depth = self._within(board_text)
         ways = {rank: 1}
         for d in range(depth, 0, -1):
             sources = list(ways.items())
@@ -164,6 +181,13 @@ class DepthDatabase:
         rng = np.random.default_rng(seed)
         picks = np.sort(rng.choice(layer.count, size=count, replace=False))
         return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+
+    def extent(self):
+        """The stored layers in words: 'layers 0..28 of a deeper space' for a partial
+        database."""
+        if self.partial:
+            return f"layers 0..{self.max_depth} of a deeper space (depth limit {self.depth_limit})"
+        return f"all {self.max_depth + 1} layers"
 
     def summary(self):
         """(depth, count, cumulative) rows, counts read from the layer files themselves."""

@@ -30,10 +30,12 @@ class BuildReport:
     memory_bytes: int
 
 
-def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print):
+def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
+          depth_limit=None):
     """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
 
-    progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer."""
+    progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer.
+    depth_limit: stop after this depth (the manifest then records a partial database)."""
     need = check_budget(puzzle, memory_mb)
     log(f"{puzzle.name}: {puzzle.rank_space()}, search needs {need:,.1f} MiB")
     set_threads(threads)
@@ -74,7 +76,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
         desc=puzzle.name, dynamic_ncols=True,
     )
     try:
-        while True:
+        while depth_limit is None or depth < depth_limit:
             size = puzzle.level_size(depth + 1) if puzzle.graded else puzzle.level_size(0)
             if size == 0:
                 break
@@ -101,7 +103,9 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     finally:
         bar.close()
     seconds = time.perf_counter() - started
-    manifest = store.write_manifest(infos, bfs_seconds=round(seconds, 3))
+    stopped = depth_limit is not None and depth >= depth_limit
+    manifest = store.write_manifest(infos, mode="in-memory", bfs_seconds=round(seconds, 3),
+                                    depth_limit=depth_limit if stopped else None)
     log(
         f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling"

@@ -14,6 +14,13 @@ EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
 PROCESS_OVERHEAD_MB = 256
 
 
+# The frontier engine (frontier.py) expands at most this many source states at once, and
+# assumes that no segment holds more than SKEW times its share of a layer.
+PIECE_STATES = 1 << 20
+SKEW = 2
+SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
+
+
 def words_for(size):
     return (int(size) + WORD_BITS - 1) // WORD_BITS
 
@@ -37,6 +44,24 @@ def search_mib(puzzle):
 def job_mb(puzzle):
     """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
     return int(search_mib(puzzle)) + 1 + PROCESS_OVERHEAD_MB
+
+
+def frontier_job_bytes(puzzle, count, segments):
+    """Bytes one frontier job holds when it works on a layer of `count` states cut into
+    `segments`: an expand job a segment of the layer and one piece's neighbours, a merge
+    job one segment's incoming neighbours (twice, to sort them) and the same segment of the
+    two layers before."""
+    moves = max(puzzle.max_moves, 1)
+    share = min(count, SKEW * count / segments)
+    piece = min(share, PIECE_STATES)
+    expand = 8 * share + piece * (16 * moves + 8)
+    merge = 16 * moves * share + 16 * share
+    return int(max(expand, merge)) + EXTRACT_BUFFER_BYTES
+
+
+def frontier_job_mb(puzzle, count, segments):
+    """mem_mb of a frontier job, for Snakemake's scheduler."""
+    return int(frontier_job_bytes(puzzle, count, segments) / 2**20) + 1 + PROCESS_OVERHEAD_MB
 
 
 def check_budget(puzzle, memory_mb):

@@ -17,15 +17,19 @@ def depth_axis(puzzle):
     return "jumps from the start" if puzzle.graded else "distance from the goal (moves)"
 
 
-def plot_depths(rows, title, path, xlabel="distance from the goal (moves)"):
-    """A bar chart of (depth, count, cumulative) rows."""
+def plot_depths(rows, title, path, xlabel="distance from the goal (moves)", note=None):
+    """A bar chart of (depth, count, cumulative) rows; note: what a partial database
+    stores, shown under the title."""
     depths = [r[0] for r in rows]
     counts = [r[1] for r in rows]
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     ax.bar(depths, counts, width=0.85, color="#3b6ea8")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("positions")
-    ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
+    if note:
+        ax.set_title(f"{title}: {rows[-1][2]:,} positions\n{note}")
+    else:
+        ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
     ax.ticklabel_format(axis="y", style="plain")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
     ax.grid(axis="y", alpha=0.3)

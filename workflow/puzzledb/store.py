@@ -37,6 +37,7 @@ class LayerInfo:
     depth: int
     count: int
     crc32: int
+    bytes: int = 0  # the size of its file
 
 
 def layer_name(depth):
@@ -168,6 +169,16 @@ class Layer:
         for start in range(0, self.count, size):
             yield self.ranks(start, min(self.count, start + size))
 
+    def ranks_between(self, low, high):
+        """The stored ranks r with low <= r < high, reading only the chunks that can hold
+        them (the index gives each chunk's first rank)."""
+        if self.count == 0 or high <= low:
+            return np.zeros(0, dtype=np.uint64)
+        first = max(int(np.searchsorted(self._index, np.uint64(low), side="right")) - 1, 0)
+        last = int(np.searchsorted(self._index, np.uint64(high), side="left"))
+        block = self.ranks(first * CHUNK, min(self.count, last * CHUNK))
+        return block[np.searchsorted(block, np.uint64(low)):np.searchsorted(block, np.uint64(high))]
+
     def contains(self, rank):
         return bool(self.contains_many(np.array([rank], dtype=np.uint64))[0])
 
@@ -261,7 +272,7 @@ class LayerStore:
                 puzzle=self.puzzle.name, depth=depth, count=count, crc32=crc,
                 definition_hash=self.definition_hash, format_version=FORMAT_VERSION,
             )
-        return LayerInfo(depth, count, crc)
+        return LayerInfo(depth, count, crc, self.path(depth).stat().st_size)
 
     def open_layer(self, depth):
         path = self.path(depth)
@@ -288,12 +299,17 @@ class LayerStore:
         good = []
         while self.path(len(good)).exists():
             try:
-                with self.open_layer(len(good)) as layer:
-                    layer.verify()
-                    good.append(LayerInfo(layer.depth, layer.count, layer.crc32))
+                good.append(self.verified(len(good)))
             except LayerError:
                 break
         return good
+
+    def verified(self, depth):
+        """The LayerInfo of layer `depth` once it has been read back in full and checked;
+        LayerError if it is missing or damaged."""
+        with self.open_layer(depth) as layer:
+            layer.verify()
+            return LayerInfo(depth, layer.count, layer.crc32, self.path(depth).stat().st_size)
 
     def prune(self, keep):
         """Make the directory hold layers 0..keep-1 only: delete the later layers, the

@@ -12,9 +12,12 @@ rule bfs:
         f"{RESULTS}/{{puzzle}}/benchmarks/bfs.tsv"
     params:
         memory_mb=config["memory_mb"],
+        depth_limit=lambda wildcards: config["depth_limit"].get(wildcards.puzzle),
     threads: config["threads"]
     resources:
         mem_mb=build_mem_mb,
+    wildcard_constraints:
+        puzzle=none_of(frontier_settings(config)),
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -3,7 +3,14 @@
 import sys
 
 from puzzledb import puzzles
-from puzzledb.config import check_config, problem_set, search_mem_mb
+from puzzledb.config import (
+    check_config,
+    frontier_mem_mb,
+    frontier_settings,
+    problem_set,
+    search_mem_mb,
+)
+from puzzledb.database import layer_directory
 from puzzledb.errors import ConfigError
 
 try:
@@ -43,6 +50,17 @@ def problem_files(entry):
     """The distribution table and the problem file of one problem set."""
     stem = f"{RESULTS}/{entry['puzzle']}/problems/{entry['queries']}_k{entry['k']}"
     return [f"{stem}_distribution.csv", f"{stem}.txt"]
+
+
+def one_of(names):
+    """A wildcard pattern matching exactly these names (none at all when empty)."""
+    return "|".join(names) if names else "(?!)"
+
+
+def none_of(names):
+    """A wildcard pattern matching any puzzle name but these."""
+    name = r"[a-z0-9][a-z0-9-]*"
+    return rf"(?!(?:{'|'.join(names)})(?![a-z0-9-])){name}" if names else name
 
 
 def build_mem_mb(wildcards):

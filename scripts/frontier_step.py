@@ -1,0 +1,15 @@
+"""Rule frontier_step: write the next layer or layers of a frontier search, then the step's
+record (puzzledb.frontier.Frontier.step)."""
+
+import json
+import sys
+from pathlib import Path
+
+from puzzledb.frontier import Frontier
+
+sys.stderr = open(snakemake.log[0], "a", buffering=1)
+previous = snakemake.input.get("previous")
+Frontier.for_rule(snakemake).step(
+    int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),
+    previous=json.loads(Path(previous).read_text()) if previous else None,
+    log=lambda message: print(message, file=sys.stderr))

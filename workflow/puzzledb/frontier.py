@@ -1,0 +1,273 @@
+"""The frontier engine: breadth-first search as a chain of bounded jobs, for sharded builds
+(config `shards:`) and for spaces no bitset holds (config `depth_limit:`).
+
+Korf's frontier search with delayed duplicate detection.  The rank space (of each level, for
+a graded puzzle) is cut into segments of consecutive ranks.  Depth d becomes depth d + 1 in
+two phases:
+
+  expand  the neighbours of layer d, a source segment at a time (in pieces of at most
+          PIECE_STATES states), grouped by the segment they fall in: one file per piece;
+  merge   for each target segment, its group from every expanded piece, made distinct, minus
+          the same segment of layers d and d - 1 (a reversible puzzle's neighbours of layer d
+          lie in layers d - 1, d and d + 1; a graded one's all in d + 1): its part of layer
+          d + 1, as sorted ranks.  A dense segment goes through a bitset, a sparse one is
+          sorted.
+
+The merged segments in order are the sorted layer, written as layers/depth_NNN.h5 exactly as
+the in-memory engine writes it, so every reader works unchanged.  A job holds the data of
+one piece or one segment at a time: its memory is bounded whatever the layer widths.
+
+A step (one job) writes one or more layers: it gathers a fanned-out depth and then goes on
+in-process while the next depth needs one job only; a depth whose layer is larger than
+job_states times one fans out into expand and merge jobs, `parts` of each, each part a range
+of segments.  The step's record (frontier/step_NNN.json, NNN its first depth) says what
+comes next; the workflow (workflow/rules/frontier.smk) follows the records.
+"""
+
+import json
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from . import bitset, puzzles
+from .compiled import set_threads
+from .frontier_kernels import (
+    difference_sorted,
+    group_by_segment,
+    layer_neighbours,
+    mark,
+    merge_sorted,
+    unique_sorted,
+    unmark,
+)
+from .frontier_plan import FrontierPlan
+from .memory import PIECE_STATES, words_for
+from .store import LayerError, LayerInfo, LayerStore, atomic_file, write_text
+
+DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
+#                    per incoming neighbour (the bitset is then smaller than the sort's data)
+SORT_THREADS = 2
+
+
+class Frontier(FrontierPlan):
+    """The frontier search of one puzzle (see FrontierPlan for how it is cut)."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.store = LayerStore(self.directory, self.puzzle)
+
+    @classmethod
+    def at(cls, name, work, job_states, segments, depth_limit=None):
+        """The search of the named puzzle whose work directory is `work`
+        (results/<puzzle>/frontier; its layers go beside it, to results/<puzzle>/layers)."""
+        work = Path(work)
+        return cls(puzzles.get(name), work.parent / "layers", work, segments, job_states,
+                   depth_limit)
+
+    @classmethod
+    def for_rule(cls, snakemake):
+        """The search a frontier_* rule's job works on (scripts/frontier_*.py), with the
+        job's threads in use."""
+        set_threads(snakemake.threads)
+        return cls.at(snakemake.wildcards.puzzle, snakemake.params.work,
+                      snakemake.config["job_states"], **snakemake.params.plan)
+
+    # -- the two phases ------------------------------------------------------------------------
+    def expand(self, depth, part, parts, out):
+        """The neighbours of layer depth - 1 in the segments of `part`, grouped by the
+        segment of depth they fall in, one file per piece in directory `out`."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        puzzle, source = self.puzzle, depth - 1
+        tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
+        targets, target_size = self.segment_count(depth), self.segment_size(depth)
+        with self.store.open_layer(source) as layer:
+            for s in self.part(source, part, parts):
+                ranks = layer.ranks_between(*self.segment_range(source, s))
+                for k, start in enumerate(range(0, ranks.size, PIECE_STATES)):
+                    piece = ranks[start:start + PIECE_STATES]
+                    found = np.empty(piece.size * moves, dtype=np.int64)
+                    counts = np.empty(piece.size, dtype=np.int64)
+                    layer_neighbours(piece, np.int64(self.level(source)), tables, moves, work,
+                                     found, counts)
+                    grouped = np.empty(int(counts.sum()), dtype=np.uint64)
+                    offsets = np.empty(targets + 1, dtype=np.int64)
+                    group_by_segment(found, counts, moves, target_size, grouped, offsets)
+                    del found
+                    _save(out / f"x{s:05d}.{k:04d}.u64", grouped)
+                    _save(out / f"x{s:05d}.{k:04d}.offsets", offsets)
+
+    def merge(self, depth, part, parts, expanded, out):
+        """Layer depth's segments of `part`, from the expanded pieces in the directories
+        `expanded`: one sorted file per non-empty segment in directory `out`."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        # each expanded piece: its file and where each segment's group starts in it; a
+        # group is read when its segment is merged, so memory holds one segment's groups
+        pieces = [(path, np.fromfile(path.with_suffix(".offsets"), dtype=np.int64))
+                  for directory in expanded for path in sorted(Path(directory).glob("x*.u64"))]
+        older = [] if self.puzzle.graded else \
+            [self.store.open_layer(d) for d in (depth - 1, depth - 2) if d >= 0]
+        try:
+            for t in self.part(depth, part, parts):
+                low, high = self.segment_range(depth, t)
+                incoming = [np.fromfile(path, dtype=np.uint64, count=o[t + 1] - o[t],
+                                        offset=8 * int(o[t]))
+                            for path, o in pieces if o[t + 1] > o[t]]
+                if not incoming:
+                    continue
+                known = [layer.ranks_between(low, high) for layer in older]
+                ranks = _segment_of_layer(incoming, known, low, high)
+                if ranks.size:
+                    _save(out / f"m{t:05d}.u64", ranks)
+        finally:
+            for layer in older:
+                layer.close()
+
+    def write(self, depth, merged):
+        """Layer `depth` from the merged segments in the directories `merged`: its
+        LayerInfo, or None when it is empty (and nothing is written)."""
+        files = sorted((path for directory in merged for path in Path(directory).glob("m*.u64")),
+                       key=lambda path: path.name)
+        count = sum(path.stat().st_size // 8 for path in files)
+        if count == 0:
+            return None
+        return self.store.write_layer(
+            depth, (np.fromfile(path, dtype=np.uint64) for path in files), count)
+
+    # -- a step ------------------------------------------------------------------------------
+    def step(self, first, merged=(), previous=None, log=print):
+        """Write layer `first` (the goal layer, or a fanned-out depth gathered from the
+        merged directories), then further depths in-process while each needs one job.  The
+        record of the step is written last and returned."""
+        layers = [] if previous is None else [LayerInfo(**x) for x in previous["layers"]]
+        if len(layers) != first:
+            raise LayerError(f"{self.puzzle.name}: step {first} follows a record of "
+                             f"{len(layers)} layers")
+        started = time.perf_counter()
+        info = self._stored(first)
+        if info is None:
+            if first == 0:
+                goals = np.unique(self.puzzle.goal_ranks().astype(np.uint64))
+                info = self.store.write_layer(0, [goals], goals.size)
+            else:
+                info = self.write(first, merged)
+        following = "done" if info is None else None
+        if info is not None:
+            layers.append(info)
+            log(f"{self.puzzle.name}: depth {first}: {info.count:,} states, "
+                f"{time.perf_counter() - started:.2f} s")
+        parts = 1
+        while following is None:
+            depth = layers[-1].depth
+            parts = self.fan_out(layers[-1].count)
+            if self.depth_limit is not None and depth >= self.depth_limit:
+                following = "limit"
+            elif parts > 1:
+                following = "fanout"
+            else:
+                info = self._stored(depth + 1) or self._in_process(depth + 1)
+                if info is None:
+                    following = "done"
+                else:
+                    layers.append(info)
+                    log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
+                        f"{time.perf_counter() - started:.2f} s")
+        record = {"puzzle": self.puzzle.name, "definition_hash": self.puzzle.definition_hash(),
+                  "first": first, "last": layers[-1].depth if layers else first - 1,
+                  "layers": [asdict(i) for i in layers], "next": following,
+                  "parts": parts if following == "fanout" else 0,
+                  "segments": self.segments, "depth_limit": self.depth_limit}
+        write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
+        return record
+
+    def _in_process(self, depth):
+        """One depth by both phases in this process; its LayerInfo, None if empty."""
+        scratch = self.work / f"d{depth:03d}" / "in-process"
+        shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            self.expand(depth, 0, 1, scratch / "expand")
+            self.merge(depth, 0, 1, [scratch / "expand"], scratch / "merge")
+            return self.write(depth, [scratch / "merge"])
+        finally:
+            shutil.rmtree(scratch.parent, ignore_errors=True)
+
+    def _stored(self, depth):
+        """The LayerInfo of layer `depth` when a whole, verified copy is on disk (left by a
+        step that was stopped), else None (and a damaged copy is removed)."""
+        if not self.store.path(depth).exists():
+            return None
+        try:
+            return self.store.verified(depth)
+        except LayerError:
+            self.store.path(depth).unlink(missing_ok=True)
+            return None
+
+    def build(self, log=print):
+        """The whole chain in this process, the jobs of a fanned-out depth one after the
+        other, as the workflow would run them; the manifest.  (The workflow runs the same
+        steps and jobs, in parallel and on a cluster if asked.)"""
+        record = self.step(0, log=log)
+        while record["next"] == "fanout":
+            depth, parts = record["last"] + 1, record["parts"]
+            for p in range(parts):
+                self.expand(depth, p, parts, self.expand_dir(depth, p, parts))
+            for q in range(parts):
+                self.merge(depth, q, parts, [self.expand_dir(depth, p, parts)
+                                             for p in range(parts)],
+                           self.merge_dir(depth, q, parts))
+            record = self.step(depth, [self.merge_dir(depth, q, parts) for q in range(parts)],
+                               previous=record, log=log)
+            shutil.rmtree(self.work / f"d{depth:03d}", ignore_errors=True)
+        return self.finish(record)
+
+    def finish(self, record):
+        """The manifest of the database the records built; complete unless a depth limit
+        stopped the search."""
+        layers = [LayerInfo(**x) for x in record["layers"]]
+        return self.store.write_manifest(
+            layers, mode="frontier", segments=self.segments,
+            depth_limit=self.depth_limit if record["next"] == "limit" else None)
+
+
+def _save(path, array):
+    """A work file: the array's raw bytes (native order), written atomically."""
+    with atomic_file(path) as tmp:
+        array.tofile(tmp)
+
+
+def _segment_of_layer(incoming, known, low, high):
+    """The distinct ranks of the incoming arrays that are in none of the known sorted
+    arrays, sorted: through a bitset of [low, high) when it is dense, else by sorting."""
+    total = sum(a.size for a in incoming)
+    if high - low <= DENSE_RATIO * total:
+        bits = np.zeros(words_for(high - low), dtype=np.uint64)
+        base = np.uint64(low)
+        for a in incoming:
+            mark(bits, np.asarray(a), base)
+        for a in known:
+            unmark(bits, a, base)
+        return np.concatenate([block + base for block in bitset.iter_ranks(bits)] or
+                              [np.zeros(0, dtype=np.uint64)])
+    ranks = _sorted(np.concatenate(incoming))
+    ranks = ranks[:unique_sorted(ranks)]
+    for a in known:
+        ranks = ranks[:difference_sorted(ranks, a)]
+    return ranks
+
+
+def _sorted(a):
+    """a sorted, by SORT_THREADS threads (numpy sorts without the GIL) and a merge."""
+    if a.size < (1 << 20):
+        a.sort()
+        return a
+    halves = np.array_split(a, SORT_THREADS)
+    with ThreadPoolExecutor(SORT_THREADS) as pool:
+        list(pool.map(np.ndarray.sort, halves))
+    out = np.empty_like(a)
+    merge_sorted(halves[0], halves[1], out)
+    return out

@@ -1,0 +1,126 @@
+"""The compiled pieces of the frontier engine (frontier.py): the neighbours of a slice of a
+layer grouped by the segment they fall in, and set operations on sorted rank arrays and on
+the bitset of one segment."""
+
+import numpy as np
+from numba import prange
+
+from .bitops import atomic_or
+from .compiled import jit, neighbours
+
+BLOCK = 4096  # states a thread expands with one scratch array
+
+
+@jit(parallel=True)
+def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
+    """The neighbours of each rank into out[i * max_moves:], their number into counts[i].
+    Threads take blocks of consecutive ranks (a kernel may cache work across them)."""
+    n = ranks.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        row = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            k = neighbours(np.int64(ranks[i]), level, row, work, tables)
+            for j in range(k):
+                out[i * max_moves + j] = row[j]
+            counts[i] = k
+
+
+@jit(parallel=True)
+def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
+    """The neighbours of layer_neighbours grouped by segment (segment t holds the ranks
+    t * segment_size .. (t + 1) * segment_size - 1), in order within a segment; offsets[t]
+    is where segment t's group starts in grouped, offsets[-1] the number of neighbours.
+    A counting sort: each block of states counts its neighbours per segment, the counts
+    give every block its places, and the blocks scatter in parallel."""
+    segments = offsets.size - 1
+    blocks = (counts.size + BLOCK - 1) // BLOCK
+    tally = np.zeros((blocks, segments), np.int64)
+    for b in prange(blocks):
+        for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
+            for j in range(counts[i]):
+                tally[b, out[i * max_moves + j] // segment_size] += 1
+    offsets[0] = 0
+    for t in range(segments):
+        offsets[t + 1] = offsets[t] + tally[:, t].sum()
+    place = np.empty((blocks, segments), np.int64)
+    for t in range(segments):
+        at = offsets[t]
+        for b in range(blocks):
+            place[b, t] = at
+            at += tally[b, t]
+    for b in prange(blocks):
+        here = place[b]
+        for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
+            for j in range(counts[i]):
+                r = out[i * max_moves + j]
+                t = r // segment_size
+                grouped[here[t]] = np.uint64(r)
+                here[t] += 1
+
+
+@jit
+def unique_sorted(a):
+    """Drop repeated values of a sorted array in place; the number kept."""
+    if a.size == 0:
+        return 0
+    k = 1
+    for i in range(1, a.size):
+        if a[i] != a[k - 1]:
+            a[k] = a[i]
+            k += 1
+    return k
+
+
+@jit
+def merge_sorted(a, b, out):
+    """The values of two sorted arrays, sorted, into out (a.size + b.size long)."""
+    i = j = k = 0
+    while i < a.size and j < b.size:
+        if b[j] < a[i]:
+            out[k] = b[j]
+            j += 1
+        else:
+            out[k] = a[i]
+            i += 1
+        k += 1
+    while i < a.size:
+        out[k] = a[i]
+        i += 1
+        k += 1
+    while j < b.size:
+        out[k] = b[j]
+        j += 1
+        k += 1
+
+
+@jit
+def difference_sorted(a, b):
+    """Remove from the sorted, distinct values a those that are in the sorted array b, in
+    place; the number kept."""
+    j = k = 0
+    for i in range(a.size):
+        v = a[i]
+        while j < b.size and b[j] < v:
+            j += 1
+        if j < b.size and b[j] == v:
+            continue
+        a[k] = v
+        k += 1
+    return k
+
+
+@jit(parallel=True)
+def mark(bits, ranks, base):
+    """Set the bits of ranks - base (ranks in any order; threads OR atomically)."""
+    for i in prange(ranks.size):
+        r = np.int64(ranks[i] - base)
+        atomic_or(bits, r >> 6, np.uint64(1) << np.uint64(r & 63))
+
+
+@jit
+def unmark(bits, ranks, base):
+    """Clear the bits of ranks - base."""
+    for i in range(ranks.size):
+        r = np.int64(ranks[i] - base)
+        bits[r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))

@@ -1,0 +1,159 @@
+# The frontier workflow (puzzledb.frontier): a puzzle in `shards`, or one too large for the
+# in-memory search that has a depth limit, is built by a chain of steps.  A step writes one
+# or more layers and then its record, a checkpoint: the record says what comes next, the end
+# or a depth fanned out into expand and merge jobs whose results the next step gathers.
+
+import json
+
+from puzzledb.frontier_plan import FrontierPlan
+
+FRONTIER = frontier_settings(config)
+
+
+def frontier_plan(puzzle):
+    return FrontierPlan(puzzles.get(puzzle), layer_directory(RESULTS, puzzle),
+                        f"{RESULTS}/{puzzle}/frontier", job_states=config["job_states"],
+                        **FRONTIER[puzzle])
+
+
+def step_record(puzzle, first):
+    """(path, record) of the step that starts at depth `first`, once it has run."""
+    path = checkpoints.frontier_step.get(puzzle=puzzle, first=f"{first:03d}").output[0]
+    return path, json.loads(open(path).read())
+
+
+def record_before(puzzle, depth):
+    """(path, record) of the step that ends at depth - 1, walking the chain of steps."""
+    first = 0
+    while True:
+        path, record = step_record(puzzle, first)
+        if record["last"] + 1 >= depth:
+            return path, record
+        first = record["last"] + 1
+
+
+def final_record(wildcards):
+    first = 0
+    while True:
+        path, record = step_record(wildcards.puzzle, first)
+        if record["next"] != "fanout":
+            return path
+        first = record["last"] + 1
+
+
+def step_input(wildcards):
+    first = int(wildcards.first)
+    if first == 0:
+        return {}
+    path, record = record_before(wildcards.puzzle, first)
+    plan = frontier_plan(wildcards.puzzle)
+    return {"previous": path,
+            "merged": [str(plan.merge_dir(first, q, record["parts"]))
+                       for q in range(record["parts"])]}
+
+
+def layer_before_mb(wildcards):
+    """mem_mb of a job working on the layer before wildcards.depth."""
+    _, record = record_before(wildcards.puzzle, int(wildcards.depth))
+    return frontier_mem_mb(config, wildcards.puzzle, record["layers"][-1]["count"])
+
+
+def step_mb(wildcards):
+    if int(wildcards.first) == 0:
+        return frontier_mem_mb(config, wildcards.puzzle, config["job_states"])
+    _, record = record_before(wildcards.puzzle, int(wildcards.first))
+    return frontier_mem_mb(config, wildcards.puzzle,
+                           max(config["job_states"], record["layers"][-1]["count"]))
+
+
+checkpoint frontier_step:
+    input:
+        unpack(step_input),
+    output:
+        f"{RESULTS}/{{puzzle}}/frontier/step_{{first}}.json",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/frontier_step_{{first}}.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_step_{{first}}.tsv"
+    params:
+        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
+        work=f"{RESULTS}/{{puzzle}}/frontier",
+    threads: config["threads"]
+    resources:
+        mem_mb=step_mb,
+    wildcard_constraints:
+        first=r"\d{3}",
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/frontier_step.py"
+
+
+rule frontier_expand:
+    input:
+        previous=lambda wildcards: record_before(wildcards.puzzle, int(wildcards.depth))[0],
+    output:
+        temp(directory(f"{RESULTS}/{{puzzle}}/frontier/d{{depth}}/expand_{{part}}of{{parts}}")),
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/frontier_expand_{{depth}}_{{part}}of{{parts}}.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_expand_{{depth}}_{{part}}of{{parts}}.tsv"
+    params:
+        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
+        work=f"{RESULTS}/{{puzzle}}/frontier",
+    threads: config["threads"]
+    resources:
+        mem_mb=layer_before_mb,
+    wildcard_constraints:
+        depth=r"\d{3}",
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/frontier_expand.py"
+
+
+rule frontier_merge:
+    input:
+        expanded=lambda wildcards: [
+            str(frontier_plan(wildcards.puzzle).expand_dir(int(wildcards.depth), p,
+                                                           int(wildcards.parts)))
+            for p in range(int(wildcards.parts))
+        ],
+    output:
+        temp(directory(f"{RESULTS}/{{puzzle}}/frontier/d{{depth}}/merge_{{part}}of{{parts}}")),
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/frontier_merge_{{depth}}_{{part}}of{{parts}}.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_merge_{{depth}}_{{part}}of{{parts}}.tsv"
+    params:
+        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
+        work=f"{RESULTS}/{{puzzle}}/frontier",
+    threads: config["threads"]
+    resources:
+        mem_mb=layer_before_mb,
+    wildcard_constraints:
+        depth=r"\d{3}",
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/frontier_merge.py"
+
+
+rule frontier_manifest:
+    input:
+        record=final_record,
+    output:
+        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+    log:
+        f"{RESULTS}/{{puzzle}}/logs/frontier_manifest.log",
+    benchmark:
+        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_manifest.tsv"
+    params:
+        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
+        work=f"{RESULTS}/{{puzzle}}/frontier",
+    wildcard_constraints:
+        puzzle=one_of(FRONTIER),
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/frontier_manifest.py"

@@ -1,5 +1,6 @@
 # puzzledb: depth databases of puzzles, built by BFS layer by layer, then mined.
 # Data flow: config.yaml -> rule bfs (layers + manifest) -> summary, antipodes, plot -> report.
+# `snakemake pdbs` builds the additive pattern databases of config `pdbs` (rules/pdbs.smk).
 
 configfile: "config.yaml"
 
@@ -8,6 +9,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/bfs.smk"
 include: "workflow/rules/frontier.smk"
 include: "workflow/rules/analysis.smk"
+include: "workflow/rules/pdbs.smk"
 
 
 rule all:

@@ -37,7 +37,7 @@ def results(tmp_path_factory):
 
 
 # Fixtures that run the workflow or build a large database: a test that uses one is slow.
-SLOW_FIXTURES = {"results", "database", "goal_layers_27"}
+SLOW_FIXTURES = {"results", "database", "goal_layers_27", "pdbs_663"}
 
 
 def pytest_collection_modifyitems(items):

@@ -19,14 +19,19 @@ HAS_BMI2 = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 
 @intrinsic
 def atomic_or(typingctx, array, index, value):
-    """array[index] |= value, atomically; the old value."""
+    """array[index] |= value, atomically; the old value.  The array may hold any unsigned
+    integer width; value is cut to it."""
     sig = types.uint64(array, types.intp, types.uint64)
 
     def codegen(context, builder, signature, args):
         ary_t = signature.args[0]
         ary = context.make_array(ary_t)(context, builder, args[0])
         ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]])
-        return builder.atomic_rmw("or", ptr, args[2], "monotonic")
+        width = ary_t.dtype.bitwidth
+        if width == 64:
+            return builder.atomic_rmw("or", ptr, args[2], "monotonic")
+        value = builder.trunc(args[2], ir.IntType(width))
+        return builder.zext(builder.atomic_rmw("or", ptr, value, "monotonic"), ir.IntType(64))
 
     return sig, codegen
 

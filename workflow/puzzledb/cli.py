@@ -8,6 +8,7 @@
                                         D stored layers of a partial database)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
+        [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
@@ -19,6 +20,7 @@ Errors are one line on stderr and exit status 2.
 
 import argparse
 import sys
+import time
 
 from tqdm import tqdm
 
@@ -29,7 +31,7 @@ from .errors import PuzzledbError, PuzzleError, SearchError
 from .compiled import set_threads
 from .frontier import Frontier
 from .memory import SPARSE_SEGMENTS, search_mib
-from .problems import problem_line
+from .problems import problem_line, read_boards
 from .search import format_moves
 from .store import LayerStore
 
@@ -67,18 +69,28 @@ def _parser():
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("puzzle")
-        p.add_argument("board", nargs="+", help="board string (spaces between rows allowed)")
+        p.add_argument("board", nargs="*" if name == "solve" else "+",
+                       help="board string (spaces between rows allowed)")
     p = sub.choices["solve"]
     p.add_argument("--search", choices=solvers.SEARCHES, default=None,
                    help="tree search instead of the database: ida (IDA*) or iddfs "
                         "(iterative deepening)")
     p.add_argument("--heuristic", default=None, metavar="BOUND",
                    help="IDA*'s lower bound: manhattan, corner, pdb:<puzzle>, or several "
-                        "joined by commas (their max); default: the puzzle's own")
+                        "joined by commas (their max), or additive:<partition> (e.g. "
+                        "additive:7-8); default: the strongest additive pattern databases "
+                        "built (snakemake pdbs), else the puzzle's own")
     p.add_argument("--all", action="store_true",
                    help="every optimal solution, one per line as board:length:route "
                         "(route: the empty cell after each move)")
     p.add_argument("--limit", type=int, default=None, help="with --all: at most this many")
+    p.add_argument("--batch", default=None, metavar="FILE",
+                   help="solve every board of FILE (one a line) by tree search; one line "
+                        "board:length:route each, in input order")
+    p.add_argument("--goal", default=None, metavar="GOAL",
+                   help="boards are written for this goal instead of the puzzle's, e.g. "
+                        "the literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+                        "14 15\" (docs/solvers.md); output as given")
     p = sub.add_parser("sample", help="positions at a depth")
     p.add_argument("puzzle")
     p.add_argument("depth", type=int)
@@ -125,6 +137,13 @@ def run(args, out=sys.stdout):
                       f"in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
+        partitions = puzzle.additive_partitions()
+        if partitions:
+            built = solvers.additive.built(puzzle, args.results)
+            print("additive pdbs " + ", ".join(
+                f"{name} ({'built' if name in built else 'not built'}: "
+                f"{'+'.join(str(len(g)) for g in partition.groups)} tiles)"
+                for name, partition in partitions.items()), file=out)
         return
     if args.command == "build":
         _build(puzzle, args, out)
@@ -136,28 +155,15 @@ def run(args, out=sys.stdout):
     if args.command == "peg-solutions":
         _peg_solutions(puzzle, args, out)
         return
-    if args.command in ("distance", "solve", "count"):
-        puzzle.parse(_board(args))  # a malformed board is the first thing to report
     if args.command == "solve":
-        tree = args.search or args.heuristic or args.all
-        if not tree and _no_database_but_a_bound(puzzle, args.results):
-            print(f"puzzledb: no database of {puzzle.name} in {args.results}: solving by "
-                  f"tree search", file=sys.stderr)
-            tree = True
-        if tree:
-            _tree_search(puzzle, args, out)
-            return
+        _solve(puzzle, args, out)
+        return
+    if args.command in ("distance", "count"):
+        puzzle.parse(_board(args))  # a malformed board is the first thing to report
     with DepthDatabase.open(puzzle.name, args.results) as db:
         if args.command == "distance":
             distance = db.distance(_board(args))
             print(f"more than {db.max_depth}" if distance is None else distance, file=out)
-        elif args.command == "solve" and db.distance(_board(args)) is None:
-            print(f"puzzledb: {_board(args)!r} lies beyond the {db.max_depth} stored layers "
-                  f"of {puzzle.name}: solving by tree search", file=sys.stderr)
-            _tree_search(puzzle, args, out)
-        elif args.command == "solve":
-            for board in db.solve(_board(args)):
-                print(board, file=out)
         elif args.command == "count":
             print(db.count_solutions(_board(args)), file=out)
         elif args.command == "sample":
@@ -187,21 +193,77 @@ def _build(puzzle, args, out):
 
 def _no_database_but_a_bound(puzzle, results):
     """True when no database of puzzle was built (a corrupt one is reported, not bypassed)
-    and IDA* has a bound of its own for it."""
+    and IDA* has a bound for it."""
     if LayerStore(layer_directory(results, puzzle.name), puzzle).manifest_path().exists():
         return False
     try:
-        solvers.default_heuristic(puzzle)
+        solvers.default_heuristic(puzzle, results)
     except SearchError:
         return False
     return True
 
 
-def _tree_search(puzzle, args, out):
-    """solve --search: IDA* or iterative deepening, no database of the puzzle needed (a
-    pattern database named by --heuristic is read from --results).  --heuristic or --all
-    alone mean --search ida."""
+def _solve(puzzle, args, out):
+    """solve: descend the stored database, or search (--search, --heuristic, --all, --batch
+    and --goal mean IDA* unless --search says otherwise; so does a puzzle with no database
+    built but a bound)."""
+    began = time.perf_counter()
+    if (args.batch is None) == (not args.board):
+        raise SearchError("solve takes either a board or --batch FILE")
+    if args.batch and (args.all or args.limit):
+        raise SearchError("--batch prints one optimal solution a board; --all and --limit "
+                          "are for one board")
+    frame = puzzle.goal_frame(args.goal) if args.goal else None
+    parse = frame.parse if frame else puzzle.parse
+    # a malformed board is the first thing to report
+    boards = read_boards(args.batch, parse) if args.batch else [parse(_board(args))]
+    tree = args.search or args.heuristic or args.all or args.batch or args.goal
+    beyond = None
+    if not tree and not _no_database_but_a_bound(puzzle, args.results):
+        with DepthDatabase.open(puzzle.name, args.results) as db:
+            if db.distance(_board(args)) is not None:
+                for board in db.solve(_board(args)):
+                    print(board, file=out)
+                return
+            beyond = db.max_depth  # a partial database: the board lies beyond it
+    solver = solvers.Solver(puzzle, args.search or "ida", args.heuristic, args.results)
+    if beyond is not None:
+        print(f"puzzledb: {_board(args)!r} lies beyond the {beyond} stored layers of "
+              f"{puzzle.name}: solving by tree search ({solver.heuristic})", file=sys.stderr)
+    elif not tree:
+        print(f"puzzledb: no database of {puzzle.name} in {args.results}: solving by "
+              f"tree search ({solver.heuristic})", file=sys.stderr)
+    if args.batch:
+        _batch(solver, boards, frame, args, out, began)
+    else:
+        _tree_search(solver, boards[0], frame, args, out)
+
+
+def _batch(solver, boards, frame, args, out, began):
+    """solve --batch: one problem line per board, in input order, a progress bar, a
+    summary on stderr."""
     search = args.search or "ida"
+    nodes = seconds = 0
+    with tqdm(total=len(boards), desc=f"{search} {solver.puzzle.name}", unit=" boards",
+              disable=None, leave=False) as bar:
+        for board in boards:
+            solved = solver.solve(board, progress=lambda threshold, n: bar.set_postfix_str(
+                f"{nodes + n:,} nodes, threshold {threshold}"))
+            print(problem_line(solver.puzzle, solved.paths[0], frame), file=out, flush=True)
+            nodes += solved.nodes
+            seconds += solved.seconds
+            bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
+            bar.update()
+    print(f"{search} ({solver.heuristic or 'no heuristic'}): {len(boards)} boards, "
+          f"{nodes:,} nodes in {seconds:.2f} s ({time.perf_counter() - began:.2f} s in all, "
+          f"loading included)", file=sys.stderr)
+
+
+def _tree_search(solver, board, frame, args, out):
+    """One board by tree search, no database of the puzzle needed (a pattern database
+    named by --heuristic is read from --results)."""
+    search = args.search or "ida"
+    puzzle = solver.puzzle
     bar = None
 
     def progress(threshold, nodes):  # called every few million nodes: long searches only
@@ -213,18 +275,18 @@ def _tree_search(puzzle, args, out):
         bar.update(nodes - bar.n)
 
     try:
-        solved = solvers.solve(puzzle, _board(args), search=search, heuristic=args.heuristic,
-                               all_solutions=args.all, limit=args.limit,
-                               results=args.results, progress=progress)
+        solved = solver.solve(board, all_solutions=args.all, limit=args.limit,
+                              progress=progress)
     finally:
         if bar is not None:
             bar.close()
     if args.all:
         for path in solved.paths:
-            print(problem_line(puzzle, path), file=out)
+            print(problem_line(puzzle, path, frame), file=out)
     else:
-        for board in solved.solutions[0]:
-            print(board, file=out)
+        for rank in solved.paths[0]:
+            board = puzzle.unrank(rank)
+            print(frame.format(board) if frame else puzzle.format(board), file=out)
     count = len(solved.paths)
     what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
     print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "

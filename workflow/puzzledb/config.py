@@ -9,7 +9,7 @@ import yaml
 
 from . import puzzles
 from .errors import ConfigError, PuzzleError
-from .memory import SPARSE_SEGMENTS, frontier_job_mb, job_mb, search_mib
+from .memory import SPARSE_SEGMENTS, frontier_job_mb, job_mb, pattern_job_mb, search_mib
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
 
@@ -46,6 +46,15 @@ def check_config(config, schema_path=SCHEMA):
         if name in frontier_settings(config) and not (puzzle.reversible or puzzle.graded):
             raise ConfigError(f"config: shards.{name}: the frontier search needs moves that "
                               f"can be undone, or a graded puzzle")
+    for name, partitions in config["pdbs"].items():
+        try:
+            known = puzzles.get(name).additive_partitions()
+        except PuzzleError as err:
+            raise ConfigError(f"config: pdbs: {err}") from None
+        for partition in partitions:
+            if partition not in known:
+                raise ConfigError(f"config: pdbs.{name}: no additive partition "
+                                  f"{partition!r} (known: {', '.join(known) or 'none'})")
     for i, entry in enumerate(config["problem_sets"]):
         where = f"config: problem_sets.{i}"
         for key, value in problem_set_defaults(schema).items():
@@ -100,3 +109,14 @@ def problem_set_defaults(schema):
 def search_mem_mb(name):
     """mem_mb of a build job of the puzzle, for Snakemake's scheduler."""
     return job_mb(puzzles.get(name))
+
+
+def pdb_labels(name, partition):
+    """The tables (named by their tiles) of one additive partition of a puzzle."""
+    return puzzles.get(name).additive_partitions()[partition].labels
+
+
+def pdb_job_mb(name, partition, label):
+    """mem_mb of the job building one additive pattern database table."""
+    part = puzzles.get(name).additive_partitions()[partition]
+    return pattern_job_mb(part.width * part.height, len(label))

@@ -1,6 +1,9 @@
 """The memory a search holds, known before it starts: the engine's layout of its bit planes
-and buffers, and the budget check.  Plain arithmetic on a puzzle's rank space, so that the
-config check and `puzzledb info` can state it without loading the compiled engine."""
+and buffers, the build of an additive pattern database, and the budget check.  Plain
+arithmetic on sizes, so that the config check, the workflow's `resources` and `puzzledb info`
+can state it without loading the compiled engine."""
+
+from math import perm
 
 from .errors import BudgetError
 
@@ -62,6 +65,34 @@ def frontier_job_bytes(puzzle, count, segments):
 def frontier_job_mb(puzzle, count, segments):
     """mem_mb of a frontier job, for Snakemake's scheduler."""
     return int(frontier_job_bytes(puzzle, count, segments) / 2**20) + 1 + PROCESS_OVERHEAD_MB
+
+
+def placements(cells, tiles):
+    """The placements of `tiles` distinct tiles on `cells` cells: cells! / (cells - tiles)!."""
+    return perm(int(cells), int(tiles))
+
+
+def pattern_table_bytes(cells, tiles):
+    """Bytes of one additive pattern database: a 4-bit value per placement."""
+    return (placements(cells, tiles) + 1) // 2
+
+
+def pattern_build_bytes(cells, tiles):
+    """Bytes a build of one additive pattern database holds: per placement a word of 2 bits
+    per free cell (16, 32 or 64 bits, see solvers/additive.py) and the 4-bit table."""
+    word = pattern_word_bits(cells, tiles) // 8
+    return placements(cells, tiles) * word + pattern_table_bytes(cells, tiles)
+
+
+def pattern_word_bits(cells, tiles):
+    """Bits of a placement's word in the build: 2 per free cell, rounded up to 16, 32, 64."""
+    need = 2 * (int(cells) - int(tiles))
+    return next(bits for bits in (16, 32, 64) if need <= bits)
+
+
+def pattern_job_mb(cells, tiles):
+    """What a build job of one additive pattern database needs in all, in MB."""
+    return int(pattern_build_bytes(cells, tiles) / 2**20) + 1 + PROCESS_OVERHEAD_MB
 
 
 def check_budget(puzzle, memory_mb):

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import matching
 from .compiled import set_threads
-from .errors import ProblemError
+from .errors import BoardError, ProblemError
 from .puzzle import SEPARATORS
 from .store import write_text
 
@@ -91,11 +91,33 @@ def blank_cell(board):
     return int(empty[0])
 
 
-def problem_line(puzzle, path):
-    """One problem line from a path of ranks (the problem first, a goal last)."""
-    board = "".join(ch for ch in puzzle.decode(path[0]) if ch not in SEPARATORS)
-    route = "|".join(str(blank_cell(puzzle.unrank(r))) for r in path[1:])
-    return f"{board}:{len(path) - 1}:{route}"
+def problem_line(puzzle, path, frame=None):
+    """One problem line from a path of ranks (the problem first, a goal last).  frame: a
+    Puzzle.goal_frame; the board and the route are then written as the frame's goal has them."""
+    board = puzzle.unrank(path[0])
+    text = frame.format(board) if frame else puzzle.format(board)
+    cells = [blank_cell(puzzle.unrank(r)) for r in path[1:]]
+    route = "|".join(str(frame.cell(c) if frame else c) for c in cells)
+    return f"{''.join(ch for ch in text if ch not in SEPARATORS)}:{len(path) - 1}:{route}"
+
+
+def read_boards(path, parse):
+    """The boards of a file, one a line (blank lines and '#' comments skipped), each parsed
+    by parse(text).  BoardError naming the file and the line of the first bad one."""
+    boards = []
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BoardError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") \
+            from None
+    for number, line in enumerate(lines, 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                boards.append(parse(line.strip()))
+            except BoardError as err:
+                raise BoardError(f"{path} line {number}: {err}") from None
+    return boards
 
 
 def write_problems(path, layers, ranks, distances, per_distance=PER_DISTANCE,

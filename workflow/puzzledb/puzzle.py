@@ -13,6 +13,7 @@ listing puzzles and checking a config load no numba.
 
 import hashlib
 import json
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
 
@@ -120,6 +121,20 @@ class Puzzle:
         `abstract`, a coarser puzzle whose every move is a move of this one): a
         bounds.LowerBound.  Default: PuzzleError, the family has no such abstractions."""
         raise PuzzleError(f"{self.name}: no pattern databases for {self.family} puzzles")
+
+    def additive_partitions(self):
+        """Splits of the tiles into disjoint groups for additive pattern databases
+        (solvers/additive.py): name -> TilePartition, the strongest first.  Default: none."""
+        return {}
+
+    def goal_frame(self, goal):
+        """Solving towards another goal (a board string, e.g. the literature's): an object
+        whose parse(text) turns a board written for that goal into a board of this puzzle
+        at the same distance from this puzzle's goal (BoardError when malformed or not
+        solvable towards that goal), format(board) writes such a board back as it was
+        given, and cell(c) gives the given board's cell of this puzzle's cell c (routes).
+        Default: PuzzleError, the family has no such map."""
+        raise PuzzleError(f"{self.name}: boards can be solved towards its own goal only")
 
     def move_parity(self, ranks):
         """A 0/1 colouring of the ranks that every move flips, as an int64 array (it halves
@@ -232,6 +247,21 @@ class Puzzle:
 
     def __repr__(self):
         return f"<puzzle {self.name}: {self.size:,} states>"
+
+
+@dataclass(frozen=True)
+class TilePartition:
+    """Tiles split into disjoint groups, for additive pattern databases: a board of width x
+    height cells whose goal (a piece code per cell, 0 the blank) holds every tile once.
+    Each group lists its tiles' codes in the order of its placement numbering; `labels`
+    names each group by its tiles' symbols (file names)."""
+
+    name: str
+    width: int
+    height: int
+    goal: tuple
+    groups: tuple
+    labels: tuple
 
 
 def _generic():

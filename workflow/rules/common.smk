@@ -7,6 +7,8 @@ from puzzledb.config import (
     check_config,
     frontier_mem_mb,
     frontier_settings,
+    pdb_job_mb,
+    pdb_labels,
     problem_set,
     search_mem_mb,
 )
@@ -24,6 +26,8 @@ RESULTS = config["results"]
 wildcard_constraints:
     puzzle=r"[a-z0-9][a-z0-9-]*",
     queries=r"[a-z0-9][a-z0-9-]*",
+    partition=r"\d+(-\d+)*",
+    tiles=r"[0-9a-z]+",
     k=r"\d+",
 
 
@@ -65,3 +69,20 @@ def none_of(names):
 
 def build_mem_mb(wildcards):
     return search_mem_mb(wildcards.puzzle)
+
+
+def pdb_outputs():
+    """The manifest of every partition in config `pdbs` (target pdbs)."""
+    return [f"{RESULTS}/pdbs/{puzzle}/{partition}/manifest.json"
+            for puzzle, partitions in config["pdbs"].items() for partition in partitions]
+
+
+def pdb_tables(wildcards):
+    """The table files of one partition."""
+    directory = f"{RESULTS}/pdbs/{wildcards.puzzle}/{wildcards.partition}"
+    return [f"{directory}/{label}.h5"
+            for label in pdb_labels(wildcards.puzzle, wildcards.partition)]
+
+
+def pdb_build_mem_mb(wildcards):
+    return pdb_job_mb(wildcards.puzzle, wildcards.partition, wildcards.tiles)

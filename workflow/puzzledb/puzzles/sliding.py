@@ -8,13 +8,14 @@ the parity over with each vertical move, an odd-width board never does).  The co
 kernels are in sliding_kernels.py.
 """
 
+import re
 from collections import Counter, namedtuple
 from math import factorial
 
 import numpy as np
 
 from ..errors import BoardError, PuzzleError
-from ..puzzle import Puzzle, format_rows
+from ..puzzle import SEPARATORS, Puzzle, TilePartition, format_rows
 from ..ranking import combination_masks, multiset_weights, permutation_parity
 from .geometry import grid_adjacency
 
@@ -95,19 +96,35 @@ class SlidingPuzzle(Puzzle):
 
     # -- boards --------------------------------------------------------------------------
     def parse(self, text):
+        board = self.pieces(text)
+        if not self.reachable(board):
+            raise BoardError(f"{self.name}: board {text!r} is unreachable (wrong "
+                             f"permutation parity)")
+        return board
+
+    def pieces(self, text):
+        """The piece codes of a board string holding the goal's pieces, reachable or not.
+        Besides symbols, the literature's notation is read: one decimal number a cell
+        (`14 13 15 7 ...`), tile n being symbol n."""
+        tokens = [t for t in re.split(f"[{re.escape(SEPARATORS)}]+", str(text)) if t]
+        if len(tokens) == self.cells and all(t.isdecimal() and int(t) < len(SYMBOLS)
+                                             for t in tokens):
+            text = "".join(SYMBOLS[int(t)] for t in tokens)
         cells = self.cells_of(str(text).lower(), self.symbols, {"_": "0"})
         have = Counter(cells)
         for symbol, want in zip(self.symbols, self.counts):
             if have[symbol] != want:
                 raise BoardError(f"{self.name}: board {text!r} has {have[symbol]} of piece "
                                  f"{symbol!r}, expected {want}")
-        board = np.array([self.code[s] for s in cells], dtype=np.int64)
-        if self.distinct:
-            blank = cells.index("0")
-            if permutation_parity(p for p in board if p) != self.parity_of_blank[blank]:
-                raise BoardError(f"{self.name}: board {text!r} is unreachable (wrong "
-                                 f"permutation parity)")
-        return board
+        return np.array([self.code[s] for s in cells], dtype=np.int64)
+
+    def reachable(self, board):
+        """Whether the goal reaches the board: always with repeated pieces; with distinct
+        tiles when its permutation parity is the one its blank's row calls for."""
+        if not self.distinct:
+            return True
+        blank = int(np.flatnonzero(board == 0)[0])
+        return permutation_parity(p for p in board if p) == self.parity_of_blank[blank]
 
     def format(self, board):
         return format_rows([self.symbols[p] for p in board], self.width)
@@ -145,6 +162,28 @@ class SlidingPuzzle(Puzzle):
         """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
         SlidingRelabelling); None for pieces that repeat."""
         return SlidingRelabelling(self) if self.distinct else None
+
+    def additive_partitions(self):
+        """The 15-puzzle (4x4, distinct tiles, blank's goal bottom right): 7-8 and 6-6-3,
+        the splits of Korf and Felner (see PARTITIONS_4X4); none for other boards."""
+        if not self.distinct or (self.width, self.height, self.goal_blank) != (4, 4, 15):
+            return {}
+        return {name: self.partition(name, groups)
+                for name, groups in PARTITIONS_4X4.items()}
+
+    def partition(self, name, groups):
+        """A TilePartition of this board from groups of goal cells (the blank's left out)."""
+        tiles = [tuple(int(self.goal[c]) for c in cells if c != self.goal_blank)
+                 for cells in groups]
+        return TilePartition(name, self.width, self.height, tuple(int(p) for p in self.goal),
+                             tuple(tiles),
+                             tuple("".join(self.symbols[t] for t in g) for g in tiles))
+
+    def goal_frame(self, goal):
+        """Distinct tiles: a GoalFrame towards `goal`, the same tiles in another order."""
+        if not self.distinct:
+            raise PuzzleError(f"{self.name}: --goal needs distinct tiles")
+        return GoalFrame(self, goal)
 
     # -- Manhattan distance and pattern databases --------------------------------------------
     #
@@ -205,6 +244,67 @@ class SlidingPuzzle(Puzzle):
         if not blank_ok or not np.array_equal(colours[self.goal], abstract.goal):
             raise PuzzleError(f"{refused}: the colouring does not map the goal onto the goal")
         return colours
+
+
+# Additive partitions of the 4x4 board as the goal cells of each group's tiles, strongest
+# first.  7-8: the top two rows and the rest, the split of Korf and Felner (2002) (turned by
+# 180 degrees, their goal having the blank top left).  6-6-3: the left column with the middle
+# of column 1, the right block with the bottom row's last two, and the top row's right three.
+PARTITIONS_4X4 = {
+    "7-8": ((0, 1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14)),
+    "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
+}
+
+
+class GoalFrame:
+    """Boards written for another goal of the same tiles, e.g. the literature's 15-puzzle
+    goal with the blank top left.  A symmetry of the grid that takes that goal's blank cell to
+    ours, then the renaming of tiles that takes that goal onto ours, map every board to a board
+    at the same distance from our goal: both commute with moves.  Routes map back cell by
+    cell through the inverse symmetry."""
+
+    def __init__(self, puzzle, goal):
+        self.puzzle = puzzle
+        self.text = goal
+        given = puzzle.pieces(goal)
+        w, h = puzzle.width, puzzle.height
+        blank = int(np.flatnonzero(given == 0)[0])
+        for cell_map in grid_symmetries(w, h):  # cell_map[c]: where cell c goes
+            if cell_map[blank] == puzzle.goal_blank:
+                break
+        else:
+            raise BoardError(f"{puzzle.name}: no symmetry of the board takes the blank of "
+                             f"goal {goal!r} to cell {puzzle.goal_blank}")
+        self.cell_map = cell_map
+        self.back = np.argsort(cell_map)
+        self.rename = np.zeros(puzzle.cells, dtype=np.int64)
+        self.rename[given] = puzzle.goal[cell_map]
+
+    def parse(self, text):
+        board = np.zeros(self.puzzle.cells, dtype=np.int64)
+        board[self.cell_map] = self.rename[self.puzzle.pieces(text)]
+        if not self.puzzle.reachable(board):
+            raise BoardError(f"{self.puzzle.name}: board {text!r} is unreachable from goal "
+                             f"{self.text!r} (wrong permutation parity)")
+        return board
+
+    def format(self, board):
+        given = np.argsort(self.rename)[np.asarray(board)[self.cell_map]]
+        return self.puzzle.format(given)
+
+    def cell(self, c):
+        return int(self.back[c])
+
+
+def grid_symmetries(width, height):
+    """The symmetries of a width x height grid as cell maps (new cell of each cell), the
+    identity first: the four flips and turns, and on a square the four more that transpose."""
+    rows, cols = np.divmod(np.arange(width * height), width)
+    maps = [(rows, cols), (rows, width - 1 - cols), (height - 1 - rows, cols),
+            (height - 1 - rows, width - 1 - cols)]
+    if width == height:
+        maps += [(c, r) for r, c in maps]
+    return [r * width + c for r, c in maps]
 
 
 class SlidingRelabelling:

@@ -1,19 +1,26 @@
 """Which lower bound a spec names: a puzzle's own bounds (Puzzle.heuristics), pattern
-databases read from stored depth databases of an abstraction ("pdb:<puzzle>"), and the max of
-several.  Built once per process: compiling and loading take a while."""
+databases read from stored depth databases of an abstraction ("pdb:<puzzle>"), the max of
+several, and additive pattern databases ("additive:<partition>", searched by their own
+kernel, additive_search.py).  Built once per process: compiling and loading take a while."""
 
 import numpy as np
 
 from ..bounds import max_bound
 from ..database import DepthDatabase
 from ..errors import PuzzleError, SearchError
+from . import additive
 
+ADDITIVE = "additive:"
 _built = {}
 
 
-def default_heuristic(puzzle):
-    """The name of the bound IDA* uses when none is named: the puzzle's preferred one.
-    SearchError for a puzzle that declares none."""
+def default_heuristic(puzzle, results=None):
+    """The name of the bound IDA* uses when none is named: the strongest additive pattern
+    databases of the puzzle built in `results` (when given), else the puzzle's preferred
+    bound.  SearchError for a puzzle that has neither."""
+    if results is not None:
+        for name in additive.built(puzzle, results):
+            return ADDITIVE + name
     names = list(puzzle.heuristics())
     if not names:
         raise SearchError(f"{puzzle.name}: no lower bound is known; use --search iddfs "
@@ -44,8 +51,25 @@ def _build(puzzle, part, results):
     if part.startswith("pdb:"):
         with DepthDatabase.open(part[4:], results) as db:
             return pattern_database(puzzle, db)
-    known = ", ".join(list(own) + ["pdb:<puzzle>"])
+    if part.startswith(ADDITIVE):
+        raise SearchError(f"{part} is a bound of its own search; it does not combine with "
+                          f"other bounds (it is never below Manhattan distance)")
+    known = ", ".join(list(own) + ["pdb:<puzzle>"] +
+                      [ADDITIVE + name for name in puzzle.additive_partitions()])
     raise SearchError(f"{puzzle.name}: unknown heuristic {part!r}; use {known}")
+
+
+def additive_database(puzzle, spec, results="results"):
+    """The tables a spec "additive:<partition>" names, read from results once per process."""
+    name = spec.removeprefix(ADDITIVE)
+    if name not in puzzle.additive_partitions():
+        known = ", ".join(ADDITIVE + n for n in puzzle.additive_partitions()) or "none"
+        raise SearchError(f"{puzzle.name}: unknown heuristic {spec!r} (additive partitions: "
+                          f"{known})")
+    key = (puzzle.name, spec, str(results))
+    if key not in _built:
+        _built[key] = additive.load(puzzle, name, results)
+    return _built[key]
 
 
 def pattern_depths(db):

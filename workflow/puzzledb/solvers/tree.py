@@ -10,7 +10,7 @@ from ..compiled import jit, lower_bound, neighbours
 
 ALL = 2**62  # want: "every solution"
 _BUDGET = 1 << 22  # nodes per compiled call: progress and Ctrl-C get a turn between calls
-_INF = 2**62
+INFINITE = 2**62  # a smallest cut f this large: nothing was cut
 _ROOM = 64  # solution paths the first pass of an iteration has room for
 
 
@@ -47,24 +47,13 @@ class TreeSearch:
     def run(self, start, want=1, progress=None):
         """(length, rank paths, nodes): the optimal length (None if above max_length) and
         up to `want` optimal paths, start first, in the order found."""
-        threshold = int(self.bound(start))
-        nodes = 0
-        capacity = min(want, _ROOM)
-        while threshold <= self.max_length:
-            found, smallest, spent, solutions = self._iteration(
-                start, threshold, want, capacity, progress, nodes)
-            if found > capacity:  # more solutions than room: the same pass, room for all
-                capacity = found
-                found, smallest, spent, solutions = self._iteration(
-                    start, threshold, want, capacity, progress, nodes)
-            nodes += spent
-            if found:
-                paths = [solutions[k, :threshold + 1].tolist() for k in range(found)]
-                return threshold, paths, nodes
-            if smallest >= _INF:
-                break
-            threshold = int(smallest)
-        return None, [], nodes
+        length, solutions, nodes = deepen(
+            int(self.bound(start)), want, self.max_length,
+            lambda threshold, capacity, before: self._iteration(
+                start, threshold, want, capacity, progress, before))
+        if length is None:
+            return None, [], nodes
+        return length, [row[:length + 1].tolist() for row in solutions], nodes
 
     def _iteration(self, start, threshold, want, capacity, progress, nodes_before):
         """One depth-first pass within threshold: (solutions found, smallest cut f,
@@ -72,7 +61,7 @@ class TreeSearch:
         solutions = np.zeros((capacity, threshold + 1), dtype=np.int64)
         s = self.scalars
         s[:] = 0
-        s[_PENDING], s[_SMALLEST] = 1, _INF
+        s[_PENDING], s[_SMALLEST] = 1, INFINITE
         self.path[0] = start
         while not self._step_on(threshold, want, _BUDGET, solutions):
             if progress is not None:
@@ -84,6 +73,28 @@ class TreeSearch:
         return _step(threshold, want, budget, self.goals, self.path, self.out, self.bounds,
                      self.counts, self.index, self.work, self.tables, self.bound.work,
                      self.bound.tables, solutions, self.scalars)
+
+
+def deepen(threshold, want, max_length, iteration):
+    """IDA*'s outer loop: depth-first passes at rising thresholds, from `threshold`, until
+    one finds a solution.  iteration(threshold, capacity, nodes so far) runs one pass and
+    returns (solutions found, smallest cut f, nodes, an array with room for capacity
+    solutions); a pass that found more solutions than it had room for runs again with room
+    for all.  (length or None, the solutions array, nodes of all passes kept)."""
+    nodes = 0
+    capacity = min(want, _ROOM)
+    while threshold <= max_length:
+        found, smallest, spent, solutions = iteration(threshold, capacity, nodes)
+        if found > capacity:
+            capacity = found
+            found, smallest, spent, solutions = iteration(threshold, capacity, nodes)
+        nodes += spent
+        if found:
+            return threshold, solutions[:found], nodes
+        if smallest >= INFINITE:
+            break
+        threshold = int(smallest)
+    return None, None, nodes
 
 
 # the scalars of a paused iteration: depth of the top node, whether it awaits its visit,

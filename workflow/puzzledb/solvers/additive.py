@@ -1,0 +1,334 @@
+"""Additive pattern databases (Korf and Felner 2002): for each group of a partition of the
+tiles (Puzzle.additive_partitions), a table of the fewest moves *of the group's own tiles*
+that bring them home from each of their placements, the other tiles moving for free and the
+blank anywhere.  A move moves one tile, of one group, so the groups' values add up to an
+admissible bound (see additive_search.py).
+
+Each table is built by a breadth-first search of its abstraction (additive_kernels.py) and
+stored like a layer: results/pdbs/<puzzle>/<partition>/<tiles>.h5, written through
+store.atomic_file, with a CRC-32 of its values and the hash of its definition; the
+partition's manifest.json is written last, after every table read back whole.
+"""
+
+import hashlib
+import json
+import mmap
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from ..compiled import set_threads
+from ..errors import BudgetError, LayerError, PuzzleError
+from ..memory import pattern_build_bytes, pattern_table_bytes, pattern_word_bits, placements
+from ..puzzle import FORMAT_VERSION
+from ..puzzles.geometry import grid_adjacency
+from ..store import MANIFEST, atomic_file, write_text
+from .additive_kernels import (
+    GroupTables,
+    expand_layer,
+    nibble_histogram,
+    seed_goal,
+    unfinished,
+)
+
+CHUNK_SHIFT = 20  # placements per unit of work: 2**20, even, so no byte is shared
+WORDS = {16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def pdb_directory(results, puzzle_name, partition_name):
+    return Path(results) / "pdbs" / puzzle_name / partition_name
+
+
+def partition_of(puzzle, name):
+    """The named partition of the puzzle; PuzzleError naming the known ones."""
+    partitions = puzzle.additive_partitions()
+    if name not in partitions:
+        known = ", ".join(partitions) or "none"
+        raise PuzzleError(f"{puzzle.name}: no additive partition {name!r} (known: {known})")
+    return partitions[name]
+
+
+def group_index(partition, label):
+    if label not in partition.labels:
+        raise PuzzleError(f"partition {partition.name} has no group {label!r} "
+                          f"(groups: {', '.join(partition.labels)})")
+    return partition.labels.index(label)
+
+
+def definition(puzzle, partition, g):
+    """What fixes a table's bytes: the puzzle's definition, the group's tiles, the numbering,
+    the abstraction and the encoding.  Its hash is stored in the table and the manifest."""
+    return {
+        "format": FORMAT_VERSION,
+        "puzzle": puzzle.definition_hash(),
+        "tiles": partition.labels[g],
+        "numbering": "placement/1",
+        "abstraction": "group-moves-cost-1/min-over-blank/1",
+        "encoding": "nibble-half-excess-over-manhattan/1",
+    }
+
+
+def definition_hash(puzzle, partition, g):
+    text = json.dumps(definition(puzzle, partition, g), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# --- the geometry of a partition's board ------------------------------------------------------
+
+
+def geometry(partition):
+    """(adjacency: cells x (left, right, up, down), -1 off the board; the goal cell of each
+    piece code)."""
+    return (grid_adjacency(partition.width, partition.height),
+            np.argsort(np.asarray(partition.goal)))
+
+
+def manhattan(partition, a, b):
+    w = partition.width
+    return abs(a // w - b // w) + abs(a % w - b % w)
+
+
+def placement_weights(cells, k, length=None):
+    """The weight of each digit of a placement number (padded with zeros to `length`)."""
+    weights = np.zeros(max(length or k, 1), dtype=np.int64)
+    weight = 1
+    for i in range(k - 1, -1, -1):
+        weights[i] = weight
+        weight *= cells - i
+    return weights
+
+
+def group_tables(partition, g):
+    """The GroupTables of group g, for the builder's kernels."""
+    tiles = partition.groups[g]
+    cells = partition.width * partition.height
+    adjacent, home = geometry(partition)
+    w = partition.width
+    first = sum(1 << c for c in range(0, cells, w))
+    last = sum(1 << c for c in range(w - 1, cells, w))
+    full = (1 << cells) - 1
+    md_cost = np.array([[manhattan(partition, c, home[t]) for c in range(cells)]
+                        for t in tiles], dtype=np.int64)
+    return GroupTables(len(tiles), placement_weights(cells, len(tiles)), md_cost,
+                       home[list(tiles)].astype(np.int64), adjacent, w, full, full & ~first,
+                       full & ~last)
+
+
+# --- building ------------------------------------------------------------------------------------
+
+
+def zeros_huge(count, dtype):
+    """A zeroed array in anonymous memory advised to use transparent huge pages: the build's
+    and the search's random reads then miss the TLB far less often."""
+    dtype = np.dtype(dtype)
+    size = -(-max(count * dtype.itemsize, 1) // (2 << 20)) * (2 << 20)
+    buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        buffer.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buffer, dtype=dtype, count=count)
+
+
+@dataclass
+class Built:
+    """One group's table in memory, as built: values packed two a byte (the even placement
+    in the low nibble), and what the search found on its way."""
+
+    values: np.ndarray  # uint8
+    placements: int
+    max_value: int  # the largest distance of a placement (moves of the group's tiles)
+    first_reached: list  # placements first reached at each depth
+    histogram: list  # placements per stored 4-bit value
+    seconds: float
+
+
+def build_group(partition, g, threads=None, log=None):
+    """Build the table of group g of a partition by the layered 0-1 search of
+    additive_kernels.expand_layer, `threads` numba threads; a Built.  PuzzleError if a value
+    does not fit in 4 bits or a placement is never reached (then the tables would lie)."""
+    set_threads(threads)
+    t = group_tables(partition, g)
+    cells = partition.width * partition.height
+    count = placements(cells, t.k)
+    word = WORDS[pattern_word_bits(cells, t.k)]
+    words = zeros_huge(count, word)
+    values = zeros_huge(pattern_table_bytes(cells, t.k), np.uint8)
+    chunks = (count + (1 << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT
+    touched = np.zeros(chunks, np.uint8)
+    touched_next = np.zeros(chunks, np.uint8)
+    goal_blank = int(np.flatnonzero(np.asarray(partition.goal) == 0)[0])
+    seed_goal(t, goal_blank, words, touched, CHUNK_SHIFT)
+    began = time.perf_counter()
+    first_reached = []
+    while touched.any():
+        todo = np.flatnonzero(touched).astype(np.int64)
+        stats = np.zeros((todo.size, 4), dtype=np.int64)
+        touched_next[:] = 0
+        expand_layer(todo, len(first_reached), t, words, values, touched_next, CHUNK_SHIFT,
+                     stats)
+        if stats[:, 3].any():
+            raise PuzzleError(f"group {partition.labels[g]}: values beyond 4 bits at depth "
+                              f"{len(first_reached)}")
+        first_reached.append(int(stats[:, 1].sum()))
+        if log:
+            log(f"{partition.labels[g]} depth {len(first_reached) - 1:2d}: "
+                f"{first_reached[-1]:>12,d} placements first reached, {todo.size} chunks, "
+                f"{time.perf_counter() - began:.1f} s")
+        touched, touched_next = touched_next, touched
+    full_word = (1 << (2 * (cells - t.k))) - 1
+    missing = count - sum(first_reached)
+    if missing or unfinished(words, full_word):
+        raise PuzzleError(f"group {partition.labels[g]}: {missing:,} of {count:,} placements "
+                          f"never reached")
+    while first_reached and not first_reached[-1]:
+        first_reached.pop()
+    return Built(values, count, len(first_reached) - 1, first_reached,
+                 nibble_histogram(values, count).tolist(), time.perf_counter() - began)
+
+
+# --- storing -------------------------------------------------------------------------------------
+
+
+def crc(values):
+    return zlib.crc32(memoryview(np.ascontiguousarray(values)).cast("B"))
+
+
+def write_group(path, puzzle, partition, g, built):
+    """Write a built table to `path` (HDF5, through atomic_file): dataset `values` (uint8,
+    two placements a byte) and dataset `first_reached`, attributes naming what it is."""
+    with atomic_file(path) as tmp, h5py.File(tmp, "w") as f:
+        f.create_dataset("values", data=built.values)
+        f.create_dataset("first_reached", data=np.array(built.first_reached, np.int64))
+        f.create_dataset("histogram", data=np.array(built.histogram, np.int64))
+        f.attrs.update(
+            puzzle=puzzle.name, partition=partition.name, tiles=partition.labels[g],
+            placements=built.placements, crc32=crc(built.values), max_value=built.max_value,
+            definition_hash=definition_hash(puzzle, partition, g),
+            format_version=FORMAT_VERSION, build_seconds=round(built.seconds, 2),
+        )
+
+
+def build_table(puzzle, partition_name, label, path, threads=None, memory_mb=None, log=None):
+    """The whole step of the workflow's rule for one table: build and write it.  BudgetError
+    before anything starts if the build needs more than memory_mb MiB."""
+    partition = partition_of(puzzle, partition_name)
+    g = group_index(partition, label)
+    need = pattern_build_bytes(partition.width * partition.height, len(label)) / 2**20
+    if memory_mb is not None and need > memory_mb:
+        raise BudgetError(f"{puzzle.name}: building table {label} of {partition.name} needs "
+                          f"{need:,.0f} MiB, more than the memory budget of {memory_mb:,} MiB")
+    began = time.perf_counter()
+    built = build_group(partition, g, threads, log)
+    write_group(path, puzzle, partition, g, built)
+    if log:
+        log(f"{label}: {built.placements:,} placements, values 0..{built.max_value}, "
+            f"{built.values.nbytes:,} bytes, search {built.seconds:.1f} s, in all "
+            f"{time.perf_counter() - began:.1f} s")
+    return built
+
+
+def read_group(path, puzzle, partition, g, out=None, crc32=None):
+    """The values of a stored table (into `out` if given), checked: its definition must be
+    this code's and its CRC-32 the stored one (and `crc32`, the manifest's, if given).
+    LayerError naming the file otherwise."""
+    path = Path(path)
+    cells = partition.width * partition.height
+    size = pattern_table_bytes(cells, len(partition.groups[g]))
+    try:
+        with h5py.File(path, "r") as f:
+            attrs = dict(f.attrs)
+            if attrs.get("definition_hash") != definition_hash(puzzle, partition, g):
+                raise LayerError(f"table {path} was built from another definition; "
+                                 f"rebuild it (snakemake pdbs)")
+            values = f["values"]
+            if values.shape != (size,):
+                raise LayerError(f"table {path} holds {values.shape[0]:,} bytes, "
+                                 f"expected {size:,}")
+            out = np.empty(size, np.uint8) if out is None else out
+            values.read_direct(out)
+    except (OSError, KeyError) as err:
+        raise LayerError(f"cannot read table {path}: {' '.join(str(err).split())}") from None
+    if crc(out) != attrs["crc32"] or (crc32 is not None and crc32 != attrs["crc32"]):
+        raise LayerError(f"corrupt table {path}: checksum mismatch")
+    return out
+
+
+def write_manifest(directory, puzzle, partition_name):
+    """Read back every table of the partition and write its manifest.json, last."""
+    directory = Path(directory)
+    partition = partition_of(puzzle, partition_name)
+    groups = []
+    for g, label in enumerate(partition.labels):
+        path = directory / f"{label}.h5"
+        values = read_group(path, puzzle, partition, g)
+        with h5py.File(path, "r") as f:
+            groups.append({"tiles": label, "file": path.name, "bytes": int(values.size),
+                           "placements": int(f.attrs["placements"]),
+                           "crc32": int(f.attrs["crc32"]),
+                           "max_value": int(f.attrs["max_value"]),
+                           "definition_hash": str(f.attrs["definition_hash"]),
+                           "build_seconds": float(f.attrs["build_seconds"])})
+    manifest = {"puzzle": puzzle.name, "partition": partition.name,
+                "format_version": FORMAT_VERSION, "groups": groups}
+    write_text(directory / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+# --- reading a partition back --------------------------------------------------------------------
+
+
+@dataclass
+class AdditiveDatabase:
+    """A partition's tables read back: group g's values at data[offsets[g]:]."""
+
+    partition: object  # the puzzle's TilePartition
+    data: np.ndarray  # uint8, every group's table back to back
+    offsets: np.ndarray  # int64, bytes
+
+    @property
+    def name(self):
+        return self.partition.name
+
+
+def built(puzzle, results):
+    """The names of the puzzle's partitions whose manifest is there, strongest first."""
+    return [name for name in puzzle.additive_partitions()
+            if (pdb_directory(results, puzzle.name, name) / MANIFEST).exists()]
+
+
+def load(puzzle, partition_name, results="results"):
+    """A partition's tables from results, every one checked (LayerError if missing, stale
+    or corrupt), into one array of huge pages."""
+    partition = partition_of(puzzle, partition_name)
+    directory = pdb_directory(results, puzzle.name, partition.name)
+    path = directory / MANIFEST
+    if not path.exists():
+        raise LayerError(f"no additive pattern databases {partition.name} of {puzzle.name} in "
+                         f"{directory} (missing {MANIFEST}); build them with snakemake pdbs")
+    try:
+        manifest = json.loads(path.read_text())
+        entries = {entry["tiles"]: entry for entry in manifest["groups"]}
+    except (ValueError, KeyError, TypeError):
+        raise LayerError(f"corrupt manifest {path}") from None
+    cells = partition.width * partition.height
+    sizes = [pattern_table_bytes(cells, len(tiles)) for tiles in partition.groups]
+    offsets = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+    data = zeros_huge(int(sum(sizes)), np.uint8)
+    for g, label in enumerate(partition.labels):
+        if label not in entries:
+            raise LayerError(f"manifest {path} lists no table of tiles {label}")
+        read_group(directory / entries[label]["file"], puzzle, partition, g,
+                   out=data[offsets[g]:offsets[g] + sizes[g]], crc32=entries[label]["crc32"])
+    return AdditiveDatabase(partition, data, offsets)
+
+
+def in_memory(partition, tables):
+    """An AdditiveDatabase from tables already in memory (Built.values of each group, in
+    order): for tests and for partitions that are not stored."""
+    sizes = [t.size for t in tables]
+    offsets = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+    return AdditiveDatabase(partition, np.concatenate(tables), offsets)
+

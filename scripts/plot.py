@@ -1,10 +1,9 @@
 """Rule plot: the depth distribution as a PNG bar chart."""
 
-import sys
-
 from puzzledb import analysis, plots, puzzles
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-rows = analysis.read_summary(snakemake.input.summary)
-puzzle = puzzles.get(snakemake.wildcards.puzzle)
-plots.plot_depths(rows, puzzle.name, snakemake.output[0], plots.depth_axis(puzzle))
+with rule_log(snakemake.log[0]):
+    rows = analysis.read_summary(snakemake.input.summary)
+    puzzle = puzzles.get(snakemake.wildcards.puzzle)
+    plots.plot_depths(rows, puzzle.name, snakemake.output[0], plots.depth_axis(puzzle))

@@ -1,12 +1,12 @@
 """Rule summary: summary.csv (depth,count,cumulative) from the layers."""
 
-import sys
 from pathlib import Path
 
 from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-puzzle = puzzles.get(snakemake.wildcards.puzzle)
-with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
-    analysis.write_summary(db, snakemake.output[0])
+with rule_log(snakemake.log[0]):
+    puzzle = puzzles.get(snakemake.wildcards.puzzle)
+    with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
+        analysis.write_summary(db, snakemake.output[0])

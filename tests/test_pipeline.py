@@ -1,6 +1,7 @@
 """The default `snakemake` run, checked against the seeds' published figures."""
 
 import csv
+import shutil
 
 import h5py
 import numpy as np
@@ -20,7 +21,7 @@ from seed_figures import (
     FIFTEEN_6COLOUR_LAYERS,
 )
 from checkers import is_slide
-from conftest import puzzledb_cli
+from conftest import puzzledb_cli, run_snakemake
 
 
 def summary_counts(results, name):
@@ -124,3 +125,22 @@ def test_summary_is_computed_from_the_layer_files(results):
         rows = db.summary()
     assert rows[-1] == (31, 2, 181_440)
     assert analysis.read_summary(results / "eight" / "summary.csv") == rows
+
+
+def test_the_opt_in_verify_rule_leaves_a_summary_and_fails_in_one_line_on_a_bad_layer(
+        results, tmp_path):
+    shutil.copytree(results / "eight", tmp_path / "results" / "eight")
+    config = {"puzzles": ["eight"], "verify": True}
+    target = "results/eight/verified.txt"
+    run_snakemake(tmp_path, config, target)
+    summary = (tmp_path / target).read_text().splitlines()
+    assert len(summary) == 1 and summary[0].startswith("eight: verified 32 layers")
+    layer = tmp_path / "results" / "eight" / "layers" / "depth_020.h5"
+    layer.write_bytes(layer.read_bytes()[:3000])
+    failed = run_snakemake(tmp_path, config, target, "--forcerun", "verify", check=False)
+    assert failed.returncode != 0
+    lines = [line for line in failed.stderr.splitlines() if line.startswith("puzzledb:")]
+    assert len(lines) == 1 and "eight: layer 20 is bad" in lines[0]
+    assert "depth_020.h5" in lines[0]
+    log = (tmp_path / "results" / "eight" / "logs" / "verify.log").read_text()
+    assert log.splitlines()[-1] == lines[0]

@@ -3,6 +3,9 @@
     puzzledb list                       the puzzles this version knows
     puzzledb info <puzzle>              size, memory need, and the stored database if any
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
+    puzzledb verify <puzzle>            read every layer in full and check it against the
+        [--repair]                          manifest; --repair removes the first bad layer,
+                                            those after it and the manifest, for a rebuild
     puzzledb distance <puzzle> <board>  exact distance to the goal
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
@@ -12,7 +15,7 @@
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
-Errors are one line on stderr and exit status 2.
+Errors are one line on stderr and exit status 2 (usage errors too).
 """
 
 import argparse
@@ -23,16 +26,34 @@ from tqdm import tqdm
 from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build
-from .errors import PuzzledbError, PuzzleError, SearchError
+from .errors import PuzzledbError, PuzzleError, SearchError, one_line
 from .memory import search_mib
 from .problems import problem_line
 from .search import format_moves
 from .store import LayerStore
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line, like every other error of puzzledb."""
+
+    def error(self, message):
+        self.exit(2, f"puzzledb: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def nonnegative(text):
+    """An integer >= 0 (argparse names the type in its message: invalid nonnegative value)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
 def _parser():
-    parser = argparse.ArgumentParser(
-        prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query."
+    parser = _Parser(
+        prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query.",
+        epilog="Errors are one line on stderr and exit status 2.  A database in doubt (after "
+               "a crash, a full disk, a copy): `puzzledb verify <puzzle>` reads it all back; "
+               "if a layer is bad, `--repair` and a rebuild (snakemake) put it right.",
     )
     parser.add_argument(
         "--results", default="results", metavar="DIR",
@@ -48,6 +69,17 @@ def _parser():
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=8000,
                    help="refuse a search that needs more (default 8000, as in config.yaml)")
+    p = sub.add_parser(
+        "verify", help="read every layer in full and check it against the manifest (a scrub)",
+        description="Read every layer of the stored database in full and check its order, "
+                    "count, CRC-32 and definition hash against the manifest.  Exit 0 with a "
+                    "one-line summary when all is well, else exit 2 naming the first bad "
+                    "layer (depth and file).")
+    p.add_argument("puzzle")
+    p.add_argument("--repair", action="store_true",
+                   help="remove the first bad layer, the layers after it and the manifest, so "
+                        "that the next build (snakemake, or puzzledb build) resumes from the "
+                        "last good layer")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line"),
@@ -66,12 +98,13 @@ def _parser():
     p.add_argument("--all", action="store_true",
                    help="every optimal solution, one per line as board:length:route "
                         "(route: the empty cell after each move)")
-    p.add_argument("--limit", type=int, default=None, help="with --all: at most this many")
+    p.add_argument("--limit", type=nonnegative, default=None,
+                   help="with --all: at most this many")
     p = sub.add_parser("sample", help="positions at a depth")
     p.add_argument("puzzle")
     p.add_argument("depth", type=int)
-    p.add_argument("--count", type=int, default=None, help="draw this many at random")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
+    p.add_argument("--seed", type=nonnegative, default=0)
     p = sub.add_parser("decode", help="ranks to boards")
     p.add_argument("puzzle")
     p.add_argument("ranks", nargs="+", type=int)
@@ -118,6 +151,9 @@ def run(args, out=sys.stdout):
                        log=lambda m: print(m, file=sys.stderr))
         print(f"{report.total:,} states, max depth {report.max_depth}", file=out)
         return
+    if args.command == "verify":
+        _verify(puzzle, args, out)
+        return
     if args.command == "decode":
         for rank in args.ranks:
             print(puzzle.decode(rank, args.level), file=out)
@@ -148,6 +184,19 @@ def run(args, out=sys.stdout):
             level = args.depth if puzzle.graded else 0
             for rank in db.positions_at(args.depth, args.count, args.seed):
                 print(puzzle.decode(rank, level), file=out)
+
+
+def _verify(puzzle, args, out):
+    """verify: LayerStore.verify with a progress bar on a terminal."""
+    store = LayerStore(layer_directory(args.results, puzzle.name), puzzle)
+    with tqdm(desc=f"verify {puzzle.name}", unit=" states", unit_scale=True, disable=None,
+              leave=False, dynamic_ncols=True) as bar:
+        def progress(count, total):
+            bar.total = total
+            bar.update(count)
+
+        verified = store.verify(repair=args.repair, progress=progress)
+    print(verified, file=out)
 
 
 def _no_database_but_a_bound(puzzle, results):
@@ -220,9 +269,9 @@ def _peg_solutions(puzzle, args, out):
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
-        run(args)
+        run(args, sys.stdout)  # the stdout of now, not of import time (in-process callers)
     except PuzzledbError as err:
-        print(f"puzzledb: error: {err}", file=sys.stderr)
+        print(f"puzzledb: error: {one_line(err)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

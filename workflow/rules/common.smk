@@ -34,6 +34,8 @@ def all_outputs():
         ]
     for puzzle in symmetric_puzzles():
         outputs.append(f"{RESULTS}/{puzzle}/summary_symmetry.csv")
+    if config["verify"]:
+        outputs += expand(f"{RESULTS}/{{puzzle}}/verified.txt", puzzle=config["puzzles"])
     for entry in config["problem_sets"]:
         outputs += problem_files(entry)
     return outputs

@@ -16,7 +16,7 @@ from puzzledb.errors import BudgetError, StorageError
 from puzzledb.job import rule_log
 from puzzledb.store import LayerStore
 
-EIGHT = puzzles.get("eight")
+HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
 FLIPIT = puzzles.get("flipit-square")
 
 
@@ -25,11 +25,11 @@ def quiet(message):
 
 
 @pytest.fixture(scope="module")
-def eight_reference(tmp_path_factory):
+def hoppers_reference(tmp_path_factory):
     """The manifest layers (depth, count, CRC-32) of a build that nothing disturbed."""
-    directory = tmp_path_factory.mktemp("reference") / "eight" / "layers"
-    engine.build(EIGHT, directory, progress=False, log=quiet)
-    return LayerStore(directory, EIGHT).manifest()["layers"]
+    directory = tmp_path_factory.mktemp("reference") / "hoppers" / "layers"
+    engine.build(HOPPERS, directory, progress=False, log=quiet)
+    return LayerStore(directory, HOPPERS).manifest()["layers"]
 
 
 def fail_on_call(monkeypatch, owner, name, error, call):
@@ -66,42 +66,44 @@ HDF5_EIO = RuntimeError("Can't decrement id ref count (unable to close file, err
                         "error message = 'Input/output error')")
 
 
-@pytest.mark.parametrize("owner, name, error, call, cause", [
-    # the disk is full when the space of a layer's next chunks is allocated
-    (store, "_allocate", OSError(errno.ENOSPC, "No space left on device"), 30,
+@pytest.mark.parametrize("nearly_full, owner, name, error, call, cause", [
+    # on a nearly full disk: the disk is full when the space of a layer's chunks is
+    # allocated; HDF5 fails flushing the file (h5py: a RuntimeError carrying HDF5's errno)
+    (True, store, "_allocate", OSError(errno.ENOSPC, "No space left on device"), 20,
      "No space left on device"),
-    # HDF5 fails flushing the file (h5py: RuntimeError with HDF5's errno in its text)
-    (h5py.File, "flush", HDF5_EIO, 12, "Input/output error"),
-    (h5py.File, "flush", HDF5_FULL, 12, "No space left on device"),
-    # the data cannot be made durable, or renamed
-    (store.os, "fsync", OSError(errno.EIO, "Input/output error"), 21, "Input/output error"),
-    (store.os, "replace", OSError(errno.EIO, "Input/output error"), 9, "Input/output error"),
+    (True, h5py.File, "flush", HDF5_EIO, 8, "Input/output error"),
+    # on a roomy disk (another writer fills it): HDF5 fails closing the file; the rename fails
+    (False, h5py.File, "close", HDF5_FULL, 5, "No space left on device"),
+    (False, store.os, "replace", OSError(errno.EIO, "Input/output error"), 5,
+     "Input/output error"),
 ])
 def test_a_failed_layer_write_is_one_line_naming_the_file_and_the_rerun_resumes(
-        monkeypatch, capsys, tmp_path, eight_reference, owner, name, error, call, cause):
-    directory = tmp_path / "eight" / "layers"
+        monkeypatch, capsys, tmp_path, hoppers_reference, nearly_full, owner, name, error,
+        call, cause):
+    directory = tmp_path / "hoppers" / "layers"
+    monkeypatch.setattr(store, "_disk_may_fill", lambda *args: nearly_full)
     calls = fail_on_call(monkeypatch, owner, name, error, call)
-    assert main(["--results", str(tmp_path), "build", "eight"]) == 2
+    assert main(["--results", str(tmp_path), "build", "hoppers"]) == 2
     assert len(calls) == call
     last = capsys.readouterr().err.splitlines()[-1]
-    kept = assert_only_whole_layers(directory, EIGHT)
+    kept = assert_only_whole_layers(directory, HOPPERS)
     assert last == f"puzzledb: error: cannot write {directory / f'depth_{kept:03d}.h5'}: {cause}"
     monkeypatch.undo()  # space freed, disk repaired
-    report = engine.build(EIGHT, directory, progress=False, log=quiet)
+    report = engine.build(HOPPERS, directory, progress=False, log=quiet)
     assert report.resumed_from == kept - 1
-    assert LayerStore(directory, EIGHT).manifest()["layers"] == eight_reference
+    assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
 
 def test_a_failed_manifest_write_leaves_no_manifest_and_the_rerun_writes_it(
-        monkeypatch, tmp_path, eight_reference):
-    directory = tmp_path / "eight" / "layers"
-    fail_on_call(monkeypatch, store.os, "replace", OSError(errno.ENOSPC, "full"), 33)
+        monkeypatch, tmp_path, hoppers_reference):
+    directory = tmp_path / "hoppers" / "layers"
+    fail_on_call(monkeypatch, store.os, "replace", OSError(errno.ENOSPC, "full"), 13)
     with pytest.raises(StorageError, match="cannot write .*manifest.json: No space left"):
-        engine.build(EIGHT, directory, progress=False, log=quiet)
-    assert assert_only_whole_layers(directory, EIGHT) == 32
+        engine.build(HOPPERS, directory, progress=False, log=quiet)
+    assert assert_only_whole_layers(directory, HOPPERS) == 12
     monkeypatch.undo()
-    assert engine.build(EIGHT, directory, progress=False, log=quiet).resumed_from == 31
-    assert LayerStore(directory, EIGHT).manifest()["layers"] == eight_reference
+    assert engine.build(HOPPERS, directory, progress=False, log=quiet).resumed_from == 11
+    assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
 
 @pytest.fixture
@@ -119,17 +121,16 @@ def tiny_disk(tmp_path):
 
 
 def test_a_really_full_disk_ends_in_one_line_and_the_build_resumes_after_space_is_freed(
-        tiny_disk, tmp_path):
+        tiny_disk, tmp_path, capfd):
     directory = tiny_disk / "flipit-square" / "layers"
-    full = subprocess.run([sys.executable, "-m", "puzzledb.cli", "--results", str(tiny_disk),
-                           "build", "flipit-square"], capture_output=True, text=True)
-    assert full.returncode == 2
-    assert "Traceback" not in full.stderr and "Exception ignored" not in full.stderr
+    assert main(["--results", str(tiny_disk), "build", "flipit-square"]) == 2
+    err = capfd.readouterr().err  # file descriptor 2: h5py's C side prints there too
+    assert "Traceback" not in err and "Exception ignored" not in err
     kept = assert_only_whole_layers(directory, FLIPIT)
     assert 0 < kept < 23
-    assert full.stderr.splitlines()[-1] == (f"puzzledb: error: cannot write "
-                                            f"{directory / f'depth_{kept:03d}.h5'}: "
-                                            f"No space left on device")
+    assert err.splitlines()[-1] == (f"puzzledb: error: cannot write "
+                                    f"{directory / f'depth_{kept:03d}.h5'}: "
+                                    f"No space left on device")
     subprocess.run(["mount", "-o", "remount,size=4m", str(tiny_disk)], check=True)
     report = engine.build(FLIPIT, directory, progress=False, log=quiet)
     assert (report.resumed_from, report.total, report.max_depth) == (kept - 1, 524_288, 22)

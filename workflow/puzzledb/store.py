@@ -10,6 +10,7 @@ one full check of a layer: a resuming build uses it to find the last good layer
 (good_layers), `puzzledb verify` and the verify rule to scrub a finished database (verify).
 """
 
+import errno
 import json
 import os
 import re
@@ -72,11 +73,12 @@ def temporary_name(path):
 
 @contextmanager
 def atomic_file(path):
-    """Yield a temporary path beside `path`; when the block succeeds, flush it to the disk
-    and rename it to `path`; when it fails, remove it.  So a file with the final name is
-    always whole, also after a crash of the machine.  A failure to write (a full disk, an
-    I/O error, no permission), from Python or from HDF5, becomes a StorageError naming the
-    file and the cause."""
+    """Yield a temporary path beside `path`; rename it to `path` when the block succeeds and
+    remove it when it fails, so a file with the final name is always whole.  A failure to
+    write (a full disk, an I/O error, no permission), from Python or from HDF5, becomes a
+    StorageError naming the file and the cause.  (No fsync: a file survives a killed
+    process whole; what a crash of the machine loses, the full check of every layer when a
+    build resumes, or `puzzledb verify`, finds.)"""
     path = Path(path)
     tmp = temporary_name(path)
     failures = []
@@ -86,9 +88,7 @@ def atomic_file(path):
             yield tmp
         if failures:
             raise failures[0]
-        _flush_to_disk(tmp)
         os.replace(tmp, path)
-        _flush_to_disk(path.parent)
     except BaseException as err:
         try:
             tmp.unlink(missing_ok=True)
@@ -137,17 +137,6 @@ def _write_failures_in_destructors(failures):
         yield
     finally:
         sys.unraisablehook = previous
-
-
-def _flush_to_disk(path):
-    """fsync a file or a directory: the data of a file before it gets its final name, the
-    directory after the rename, so that a crash of the machine cannot leave a final name
-    on data that never reached the disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def write_text(path, text):
@@ -310,27 +299,26 @@ class Layer:
 
 
 @contextmanager
-def _hdf5_file_with_room(path, tmp, count):
-    """h5py.File(tmp, "w") for layer file `path` of `count` ranks, and a function
-    room(n) that allocates the disk space for the file's first n bytes of data plus its
-    metadata, to be called before HDF5 writes them.
+def _hdf5_file_with_room(tmp, count):
+    """h5py.File(tmp, "w") for a layer of `count` ranks, and a function room(n) to call
+    before HDF5 is handed the first n bytes of chunk data.
 
     h5py cannot recover from a failure of HDF5 to write: a close that fails raises again
-    from destructors, and the next HDF5 call can crash the process.  So HDF5 is never let
-    run out of space: the file's blocks are allocated ahead of what it writes (a full disk
-    is then an OSError from the allocation, with HDF5 untouched), a reserve file holds room
-    for the close until the first allocation is made, and on success the file is cut back
-    to what HDF5 used."""
+    from destructors, and the next HDF5 call can crash the process.  So when the disk could
+    fill up while this layer is written (_disk_may_fill), HDF5 is not let run out of space:
+    room() allocates the file's blocks ahead of what HDF5 writes, plus room for the
+    metadata it writes when it closes the file, and the file is cut back to what HDF5 used
+    once it is complete.  A full disk is then an OSError from the allocation, with HDF5
+    untouched.  Otherwise (the usual case) room() does nothing and costs nothing."""
     headroom = (64 << 10) + 128 * (count // CHUNK + 1)  # headers, chunk B-tree, index
-    reserve = temporary_name(path.with_name(f"{path.name}.reserve"))
+    if not _disk_may_fill(tmp.parent, count, headroom):
+        with h5py.File(tmp, "w") as f:
+            yield f, lambda data_bytes: None
+        return
+    if _free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    f = h5py.File(tmp, "w")
     fd = None
-    try:
-        with open(reserve, "wb") as held:
-            _allocate(held.fileno(), 0, headroom)
-        f = h5py.File(tmp, "w")
-    except BaseException:
-        reserve.unlink(missing_ok=True)
-        raise
     allocated = 0
 
     def room(data_bytes):
@@ -342,17 +330,28 @@ def _hdf5_file_with_room(path, tmp, count):
     try:
         fd = os.open(tmp, os.O_WRONLY)
         room(0)
-        reserve.unlink()
         yield f, room
         f.flush()
         used = f.id.get_filesize()  # HDF5's end of allocation, not the allocated blocks
         f.close()
         os.ftruncate(fd, used)
     finally:
-        reserve.unlink(missing_ok=True)
         f.close()
         if fd is not None:
             os.close(fd)
+
+
+def _free_bytes(directory):
+    disk = os.statvfs(directory)
+    return disk.f_bavail * disk.f_frsize
+
+
+def _disk_may_fill(directory, count, headroom):
+    """Whether the disk has less free space than twice the most a layer file of `count`
+    ranks can take: its raw ranks, deflate's worst case (stored blocks, about 0.1 % more)
+    and its metadata.  Twice, for other writers on the same disk."""
+    most = count * 8 + (count * 8) // 512 + headroom
+    return _free_bytes(directory) < 2 * most
 
 
 def _allocate(fd, offset, length):
@@ -381,7 +380,7 @@ class LayerStore:
         index = []
         path = self.path(depth)
         stored = 0  # bytes of compressed chunks handed to HDF5
-        with atomic_file(path) as tmp, _hdf5_file_with_room(path, tmp, count) as (f, room), \
+        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room), \
                 ThreadPoolExecutor(COMPRESS_THREADS) as pool:
             # maxshape None lets a small layer still use full-size chunks
             ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,

@@ -25,10 +25,19 @@ from checkers import slides
 NAMES = puzzles.names()
 
 
-def a_state(data, puzzle):
-    """A random (level, rank) of the puzzle: any level of a graded one, any rank in it."""
+def every_puzzle(test):
+    """Run test(name, data) for every registered puzzle, on Hypothesis' random draws."""
+    return pytest.mark.parametrize("name", NAMES)(
+        settings(max_examples=40)(given(data=st.data())(test)))
+
+
+def a_state(name, data):
+    """A random state of the puzzle: (puzzle, level, rank, board), any level of a graded
+    one and any rank in it."""
+    puzzle = puzzles.get(name)
     level = data.draw(st.integers(0, len(puzzle.levels()) - 1), "level") if puzzle.graded else 0
-    return level, data.draw(st.integers(0, puzzle.level_size(level) - 1), "rank")
+    rank = data.draw(st.integers(0, puzzle.level_size(level) - 1), "rank")
+    return puzzle, level, rank, puzzle.unrank(rank, level)
 
 
 def reference_moves(puzzle, board):
@@ -48,22 +57,15 @@ def reference_moves(puzzle, board):
 # --- every puzzle --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40)
-@given(data=st.data())
+@every_puzzle
 def test_unrank_then_rank_gives_every_rank_back(name, data):
-    puzzle = puzzles.get(name)
-    level, rank = a_state(data, puzzle)
-    assert puzzle.rank(puzzle.unrank(rank, level)) == rank
+    puzzle, level, rank, board = a_state(name, data)
+    assert puzzle.rank(board) == rank
 
 
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40)
-@given(data=st.data())
+@every_puzzle
 def test_format_then_parse_gives_the_board_back_whatever_separates_the_cells(name, data):
-    puzzle = puzzles.get(name)
-    level, rank = a_state(data, puzzle)
-    board = puzzle.unrank(rank, level)
+    puzzle, level, rank, board = a_state(name, data)
     text = puzzle.format(board)
     assert np.array_equal(puzzle.parse(text), board)
     assert puzzle.format(puzzle.parse(text)) == text
@@ -75,13 +77,9 @@ def test_format_then_parse_gives_the_board_back_whatever_separates_the_cells(nam
     assert np.array_equal(puzzle.parse(spaced), board)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40)
-@given(data=st.data())
+@every_puzzle
 def test_the_kernels_neighbours_are_exactly_the_reference_moves(name, data):
-    puzzle = puzzles.get(name)
-    level, rank = a_state(data, puzzle)
-    board = puzzle.unrank(rank, level)
+    puzzle, level, rank, board = a_state(name, data)
     kernel = sorted(puzzle.neighbours(rank, level))
     reference = sorted(puzzle.rank(np.asarray(b, dtype=np.int64))
                        for b in reference_moves(puzzle, board))

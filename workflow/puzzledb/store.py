@@ -282,8 +282,9 @@ class Layer:
         for block in self.iter_chunks():
             if int(block[0]) <= last or np.any(block[1:] <= block[:-1]):
                 raise LayerError(f"corrupt layer file {self.path}: ranks not strictly ascending")
-            firsts = block[::CHUNK]
-            if not np.array_equal(firsts, self._index[read // CHUNK:read // CHUNK + firsts.size]):
+            firsts = block[::CHUNK]  # blocks start on chunk boundaries
+            at = read // CHUNK
+            if not np.array_equal(firsts, self._index[at:at + firsts.size]):
                 raise LayerError(f"corrupt layer file {self.path}: index does not match the "
                                  f"ranks")
             last = int(block[-1])
@@ -512,8 +513,7 @@ class LayerStore:
                 f"{name}: no complete database in {self.directory} (no {MANIFEST}; "
                 f"{have}): a build is running or was stopped, finish it with snakemake or "
                 f"`puzzledb build {name}`")
-        return Verified(name, len(expected), sum(i.count for i in expected),
-                        time.perf_counter() - started)
+        return Verified(name, len(expected), total, time.perf_counter() - started)
 
     def _layers_present(self):
         """How many layer files 0, 1, ... are present in a row."""

@@ -4,13 +4,14 @@ import sys
 from pathlib import Path
 
 from puzzledb import engine, puzzles
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "a", buffering=1)
-engine.build(
-    puzzles.get(snakemake.wildcards.puzzle),
-    directory=Path(snakemake.output.manifest).parent,
-    threads=snakemake.threads,
-    memory_mb=snakemake.params.memory_mb,
-    depth_limit=snakemake.params.depth_limit,
-    log=lambda message: print(message, file=sys.stderr),
-)
+with rule_log(snakemake.log[0], append=True):
+    engine.build(
+        puzzles.get(snakemake.wildcards.puzzle),
+        directory=Path(snakemake.output.manifest).parent,
+        threads=snakemake.threads,
+        memory_mb=snakemake.params.memory_mb,
+        depth_limit=snakemake.params.depth_limit,
+        log=lambda message: print(message, file=sys.stderr),
+    )

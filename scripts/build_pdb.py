@@ -3,15 +3,16 @@
 import sys
 
 from puzzledb import puzzles
+from puzzledb.job import rule_log
 from puzzledb.solvers import additive
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-additive.build_table(
-    puzzles.get(snakemake.wildcards.puzzle),
-    snakemake.wildcards.partition,
-    snakemake.wildcards.tiles,
-    snakemake.output[0],
-    threads=snakemake.threads,
-    memory_mb=snakemake.params.memory_mb,
-    log=lambda message: print(message, file=sys.stderr),
-)
+with rule_log(snakemake.log[0]):
+    additive.build_table(
+        puzzles.get(snakemake.wildcards.puzzle),
+        snakemake.wildcards.partition,
+        snakemake.wildcards.tiles,
+        snakemake.output[0],
+        threads=snakemake.threads,
+        memory_mb=snakemake.params.memory_mb,
+        log=lambda message: print(message, file=sys.stderr),
+    )

@@ -6,10 +6,11 @@ import sys
 from pathlib import Path
 
 from puzzledb.frontier import Frontier
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "a", buffering=1)
-previous = snakemake.input.get("previous")
-Frontier.for_rule(snakemake).step(
-    int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),
-    previous=json.loads(Path(previous).read_text()) if previous else None,
-    log=lambda message: print(message, file=sys.stderr))
+with rule_log(snakemake.log[0], append=True):
+    previous = snakemake.input.get("previous")
+    Frontier.for_rule(snakemake).step(
+        int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),
+        previous=json.loads(Path(previous).read_text()) if previous else None,
+        log=lambda message: print(message, file=sys.stderr))

@@ -5,19 +5,20 @@ import sys
 from pathlib import Path
 
 from puzzledb import problems, puzzles
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-entry = snakemake.params.problem_set
-problems.extract(
-    puzzles.get(snakemake.wildcards.puzzle),
-    layer_directory=Path(snakemake.input.manifest).parent,
-    k=int(snakemake.wildcards.k),
-    query_set=snakemake.wildcards.queries,
-    distribution_path=snakemake.output.distribution,
-    problems_path=snakemake.output.problems,
-    per_distance=entry["per_distance"],
-    min_distance=entry.get("min_distance"),
-    seed=entry["seed"],
-    threads=snakemake.threads,
-    log=lambda message: print(message, file=sys.stderr),
-)
+with rule_log(snakemake.log[0]):
+    entry = snakemake.params.problem_set
+    problems.extract(
+        puzzles.get(snakemake.wildcards.puzzle),
+        layer_directory=Path(snakemake.input.manifest).parent,
+        k=int(snakemake.wildcards.k),
+        query_set=snakemake.wildcards.queries,
+        distribution_path=snakemake.output.distribution,
+        problems_path=snakemake.output.problems,
+        per_distance=entry["per_distance"],
+        min_distance=entry.get("min_distance"),
+        seed=entry["seed"],
+        threads=snakemake.threads,
+        log=lambda message: print(message, file=sys.stderr),
+    )

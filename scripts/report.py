@@ -1,14 +1,9 @@
 """Rule report: one HTML page over every built puzzle."""
 
 import os
-import sys
 
 from puzzledb import analysis, problems, puzzles
-
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-report_dir = os.path.dirname(snakemake.output[0])
-symmetric = dict(zip(snakemake.params.symmetric,
-                     zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
+from puzzledb.job import rule_log
 
 
 def read_lines(path):
@@ -16,21 +11,27 @@ def read_lines(path):
         return f.read().splitlines()
 
 
-entries = []
-for name, summary, antipodes, plot in zip(
-    snakemake.params.puzzles, snakemake.input.summaries, snakemake.input.antipodes,
-    snakemake.input.plots,
-):
-    symmetry = None
-    if name in symmetric:
-        orbit_summary, orbit_antipodes = symmetric[name]
-        symmetry = (analysis.read_symmetry_summary(orbit_summary), read_lines(orbit_antipodes))
-    entries.append((puzzles.get(name), analysis.read_summary(summary), read_lines(antipodes),
-                    os.path.relpath(plot, report_dir), symmetry, analysis.summary_note(summary)))
-problem_sets = [
-    (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
-    for entry, table, problem_file in zip(snakemake.params.problem_sets,
-                                          snakemake.input.distributions,
-                                          snakemake.input.problems)
-]
-analysis.write_report(entries, snakemake.output[0], problem_sets)
+with rule_log(snakemake.log[0]):
+    report_dir = os.path.dirname(snakemake.output[0])
+    symmetric = dict(zip(snakemake.params.symmetric,
+                         zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
+    entries = []
+    for name, summary, antipodes, plot in zip(
+        snakemake.params.puzzles, snakemake.input.summaries, snakemake.input.antipodes,
+        snakemake.input.plots,
+    ):
+        symmetry = None
+        if name in symmetric:
+            orbit_summary, orbit_antipodes = symmetric[name]
+            symmetry = (analysis.read_symmetry_summary(orbit_summary),
+                        read_lines(orbit_antipodes))
+        entries.append((puzzles.get(name), analysis.read_summary(summary),
+                        read_lines(antipodes), os.path.relpath(plot, report_dir), symmetry,
+                        analysis.summary_note(summary)))
+    problem_sets = [
+        (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
+        for entry, table, problem_file in zip(snakemake.params.problem_sets,
+                                              snakemake.input.distributions,
+                                              snakemake.input.problems)
+    ]
+    analysis.write_report(entries, snakemake.output[0], problem_sets)

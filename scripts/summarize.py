@@ -1,16 +1,16 @@
 """Rule summary: summary.csv (depth,count,cumulative), antipodes.txt (the deepest layer's
 boards) and depth_distribution.png, from the layers."""
 
-import sys
 from pathlib import Path
 
 from puzzledb import analysis, plots, puzzles
 from puzzledb.database import DepthDatabase
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-puzzle = puzzles.get(snakemake.wildcards.puzzle)
-with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
-    analysis.write_summary(db, snakemake.output.summary)
-    analysis.write_antipodes(db, snakemake.output.antipodes)
-    plots.plot_depths(db.summary(), puzzle.name, snakemake.output.plot, plots.depth_axis(puzzle),
-                      note=db.extent() if db.partial else None)
+with rule_log(snakemake.log[0]):
+    puzzle = puzzles.get(snakemake.wildcards.puzzle)
+    with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
+        analysis.write_summary(db, snakemake.output.summary)
+        analysis.write_antipodes(db, snakemake.output.antipodes)
+        plots.plot_depths(db.summary(), puzzle.name, snakemake.output.plot,
+                          plots.depth_axis(puzzle), note=db.extent() if db.partial else None)

@@ -1,14 +1,14 @@
 """Rule symmetry: per-layer counts up to the puzzle's symmetries, and the deepest positions
 one per orbit."""
 
-import sys
 from pathlib import Path
 
 from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
+from puzzledb.job import rule_log
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
-puzzle = puzzles.get(snakemake.wildcards.puzzle)
-with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
-    analysis.write_symmetry_summary(db, snakemake.output.summary)
-    analysis.write_antipodes(db, snakemake.output.antipodes, orbits=True)
+with rule_log(snakemake.log[0]):
+    puzzle = puzzles.get(snakemake.wildcards.puzzle)
+    with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
+        analysis.write_symmetry_summary(db, snakemake.output.summary)
+        analysis.write_antipodes(db, snakemake.output.antipodes, orbits=True)

@@ -9,6 +9,12 @@ from pathlib import Path
 import psutil
 import pytest
 import yaml
+from hypothesis import settings
+
+# Hypothesis: no per-example deadline (the first example of a test may load compiled
+# kernels); example counts are set per test, sized for the default suite.
+settings.register_profile("puzzledb", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "puzzledb"))
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -96,3 +96,16 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
 def test_invalid_config_is_one_line_error(tmp_path, config, fragment):
     result = run_snakemake(tmp_path, config, check=False)
     assert_one_line_error(result, fragment)
+
+
+@pytest.mark.slow
+def test_a_bfs_job_over_its_memory_budget_ends_its_log_and_the_runs_output_in_one_line(
+        tmp_path):
+    result = run_snakemake(tmp_path, {"puzzles": ["eight"], "memory_mb": 50},
+                           "results/eleven/summary.csv", check=False)
+    line = ("puzzledb: error: eleven: the search needs 94 MiB, more than the memory budget "
+            "of 50 MiB")
+    assert result.returncode != 0
+    assert line in result.stderr.splitlines()
+    log = (tmp_path / "results" / "eleven" / "logs" / "bfs.log").read_text()
+    assert log.splitlines()[-1] == line and "Traceback" not in log

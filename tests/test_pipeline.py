@@ -5,6 +5,7 @@ import csv
 import h5py
 import numpy as np
 import pytest
+import yaml
 
 from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
@@ -20,7 +21,7 @@ from seed_figures import (
     FIFTEEN_6COLOUR_LAYERS,
 )
 from checkers import is_slide
-from conftest import puzzledb_cli
+from conftest import ROOT, puzzledb_cli, run_snakemake
 
 
 def summary_counts(results, name):
@@ -124,3 +125,17 @@ def test_summary_is_computed_from_the_layer_files(results):
         rows = db.summary()
     assert rows[-1] == (31, 2, 181_440)
     assert analysis.read_summary(results / "eight" / "summary.csv") == rows
+
+
+def test_the_opt_in_verify_rule_reads_every_layer_back_and_leaves_its_summary(results):
+    # the default run again, with verify: true; only the verify jobs are left to run
+    config = {**yaml.safe_load((ROOT / "config.yaml").read_text()), "verify": True,
+              "results": str(results)}
+    run_snakemake(results.parent, config)
+    for name, layers, states in (("eight", 32, "181,440"), ("fifteen-6colour", 59, "5,765,760"),
+                                 ("fifteen-3colour", 58, "12,108,096")):
+        summary = (results / name / "verified.txt").read_text().splitlines()
+        assert len(summary) == 1
+        assert summary[0].startswith(f"{name}: verified {layers} layers (depths 0..{layers - 1}),"
+                                     f" {states} states")
+        assert (results / name / "benchmarks" / "verify.tsv").exists()

@@ -4,6 +4,9 @@
     puzzledb info <puzzle>              size, memory need, and the stored database if any
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
         [--depth-limit D] [--shards S]      a partial database; the frontier search
+    puzzledb verify <puzzle>            read every layer in full and check it against the
+        [--repair]                          manifest; --repair removes the first bad layer,
+                                            those after it and the manifest, for a rebuild
     puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
                                         D stored layers of a partial database)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line
@@ -15,7 +18,7 @@
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
-Errors are one line on stderr and exit status 2.
+Errors are one line on stderr and exit status 2 (usage errors too).
 """
 
 import argparse
@@ -27,8 +30,8 @@ from tqdm import tqdm
 from . import puzzles, solvers
 from .database import DepthDatabase, layer_directory
 from .engine import build
-from .errors import PuzzledbError, PuzzleError, SearchError
 from .compiled import set_threads
+from .errors import PuzzledbError, PuzzleError, SearchError, one_line
 from .frontier import Frontier
 from .memory import SPARSE_SEGMENTS, search_mib
 from .problems import problem_line, read_boards
@@ -36,9 +39,27 @@ from .search import format_moves
 from .store import LayerStore
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line, like every other error of puzzledb."""
+
+    def error(self, message):
+        self.exit(2, f"puzzledb: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def nonnegative(text):
+    """An integer >= 0 (argparse names the type in its message: invalid nonnegative value)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
 def _parser():
-    parser = argparse.ArgumentParser(
-        prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query."
+    parser = _Parser(
+        prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query.",
+        epilog="Errors are one line on stderr and exit status 2.  A database in doubt (after "
+               "a crash, a full disk, a copy): `puzzledb verify <puzzle>` reads it all back; "
+               "if a layer is bad, `--repair` and a rebuild (snakemake) put it right.",
     )
     parser.add_argument(
         "--results", default="results", metavar="DIR",
@@ -62,6 +83,17 @@ def _parser():
                    help="build by the frontier search, the rank space cut into S segments")
     p.add_argument("--job-states", type=int, default=32_000_000, metavar="N",
                    help="frontier search: states a job expands (default 32,000,000)")
+    p = sub.add_parser(
+        "verify", help="read every layer in full and check it against the manifest (a scrub)",
+        description="Read every layer of the stored database in full and check its order, "
+                    "count, CRC-32 and definition hash against the manifest.  Exit 0 with a "
+                    "one-line summary when all is well, else exit 2 naming the first bad "
+                    "layer (depth and file).")
+    p.add_argument("puzzle")
+    p.add_argument("--repair", action="store_true",
+                   help="remove the first bad layer, the layers after it and the manifest, so "
+                        "that the next build (snakemake, or puzzledb build) resumes from the "
+                        "last good layer")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line"),
@@ -83,7 +115,8 @@ def _parser():
     p.add_argument("--all", action="store_true",
                    help="every optimal solution, one per line as board:length:route "
                         "(route: the empty cell after each move)")
-    p.add_argument("--limit", type=int, default=None, help="with --all: at most this many")
+    p.add_argument("--limit", type=nonnegative, default=None,
+                   help="with --all: at most this many")
     p.add_argument("--batch", default=None, metavar="FILE",
                    help="solve every board of FILE (one a line) by tree search; one line "
                         "board:length:route each, in input order")
@@ -94,8 +127,8 @@ def _parser():
     p = sub.add_parser("sample", help="positions at a depth")
     p.add_argument("puzzle")
     p.add_argument("depth", type=int)
-    p.add_argument("--count", type=int, default=None, help="draw this many at random")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
+    p.add_argument("--seed", type=nonnegative, default=0)
     p = sub.add_parser("decode", help="ranks to boards")
     p.add_argument("puzzle")
     p.add_argument("ranks", nargs="+", type=int)
@@ -148,6 +181,9 @@ def run(args, out=sys.stdout):
     if args.command == "build":
         _build(puzzle, args, out)
         return
+    if args.command == "verify":
+        _verify(puzzle, args, out)
+        return
     if args.command == "decode":
         for rank in args.ranks:
             print(puzzle.decode(rank, args.level), file=out)
@@ -189,6 +225,19 @@ def _build(puzzle, args, out):
                        progress=True, log=log, depth_limit=args.depth_limit)
         total, max_depth = report.total, report.max_depth
     print(f"{total:,} states, max depth {max_depth}", file=out)
+
+
+def _verify(puzzle, args, out):
+    """verify: LayerStore.verify with a progress bar on a terminal."""
+    store = LayerStore(layer_directory(args.results, puzzle.name), puzzle)
+    with tqdm(desc=f"verify {puzzle.name}", unit=" states", unit_scale=True, disable=None,
+              leave=False, dynamic_ncols=True) as bar:
+        def progress(count, total):
+            bar.total = total
+            bar.update(count)
+
+        verified = store.verify(repair=args.repair, progress=progress)
+    print(verified, file=out)
 
 
 def _no_database_but_a_bound(puzzle, results):
@@ -317,9 +366,9 @@ def _peg_solutions(puzzle, args, out):
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
-        run(args)
+        run(args, sys.stdout)  # the stdout of now, not of import time (in-process callers)
     except PuzzledbError as err:
-        print(f"puzzledb: error: {err}", file=sys.stderr)
+        print(f"puzzledb: error: {one_line(err)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -16,7 +16,13 @@ class BoardError(PuzzledbError):
 
 
 class LayerError(PuzzledbError):
-    """A layer file or manifest that is missing, truncated, corrupt or of another puzzle."""
+    """A layer file or manifest that is missing, truncated, corrupt or of another puzzle.
+    `depth` is the depth of the layer at fault when there is one (None: the manifest, or
+    the database as a whole)."""
+
+    def __init__(self, message, depth=None):
+        super().__init__(message)
+        self.depth = depth
 
 
 class StorageError(PuzzledbError):
@@ -37,3 +43,9 @@ class SearchError(PuzzledbError):
 
 class ProblemError(PuzzledbError):
     """A problem-file line that is malformed or whose route does not replay to the goal."""
+
+
+def one_line(message):
+    """A message (or an exception) as one line: every run of whitespace, line breaks
+    included, becomes one space; an exception without a message gives its class name."""
+    return " ".join(str(message).split()) or type(message).__name__

@@ -202,7 +202,7 @@ class Frontier(FrontierPlan):
         if not self.store.path(depth).exists():
             return None
         try:
-            return self.store.verified(depth)
+            return self.store.check_layer(depth)
         except LayerError:
             self.store.path(depth).unlink(missing_ok=True)
             return None

@@ -5,12 +5,18 @@ chunked, shuffled and deflated) and dataset `index` (the first rank of every
 chunk, so a lookup reads one chunk).  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
 the manifest, catches the rest.  manifest.json is written last.  Every file puzzledb writes
-(layers, manifests, tables, plots) goes through atomic_file.
+(layers, manifests, tables, plots) goes through atomic_file.  LayerStore.check_layer is the
+one full check of a layer: a resuming build uses it to find the last good layer
+(good_layers), `puzzledb verify` and the verify rule to scrub a finished database (verify).
 """
 
+import errno
 import json
 import os
+import re
 import socket
+import sys
+import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -20,7 +26,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from .errors import LayerError, StorageError
+from .errors import LayerError, StorageError, one_line
 from .puzzle import FORMAT_VERSION
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
@@ -40,6 +46,21 @@ class LayerInfo:
     bytes: int = 0  # the size of its file
 
 
+@dataclass
+class Verified:
+    """What LayerStore.verify checked; printed as its one-line summary."""
+
+    puzzle: str
+    layers: int
+    total: int
+    seconds: float
+
+    def __str__(self):
+        return (f"{self.puzzle}: verified {self.layers} layers (depths 0..{self.layers - 1}), "
+                f"{self.total:,} states: order, counts, CRC-32 and definition hash as the "
+                f"manifest lists them ({self.seconds:.1f} s)")
+
+
 def layer_name(depth):
     return f"depth_{depth:03d}.h5"
 
@@ -55,19 +76,68 @@ def temporary_name(path):
 def atomic_file(path):
     """Yield a temporary path beside `path`; rename it to `path` when the block succeeds and
     remove it when it fails, so a file with the final name is always whole.  A failure to
-    write (a full disk, no permission) becomes a StorageError naming the file."""
+    write (a full disk, an I/O error, no permission), from Python or from HDF5, becomes a
+    StorageError naming the file and the cause.  (No fsync: a file survives a killed
+    process whole; what a crash of the machine loses, the full check of every layer when a
+    build resumes, or `puzzledb verify`, finds.)"""
     path = Path(path)
     tmp = temporary_name(path)
+    failures = []
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        yield tmp
+        with _write_failures_in_destructors(failures):
+            yield tmp
+        if failures:
+            raise failures[0]
         os.replace(tmp, path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise StorageError(f"cannot write {path}: {err.strerror or _one_line(err)}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as err:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # the write failed; the next build removes what is left (LayerStore.prune)
+        if _is_write_failure(err):
+            raise StorageError(f"cannot write {path}: {_cause(err)}") from None
         raise
+
+
+def _is_write_failure(err):
+    """An OSError, or one of the RuntimeErrors h5py raises when HDF5's file driver fails
+    (their message carries the system's errno: `... errno = 28, error message = 'No space
+    left on device' ...`)."""
+    return isinstance(err, OSError) or (
+        isinstance(err, RuntimeError) and re.search(r"errno = \d+", str(err)) is not None)
+
+
+def _cause(err):
+    """Why a write failed, in a few words: the system's words for the errno, which h5py
+    gives only inside HDF5's message, else the message itself on one line."""
+    code = err.errno if isinstance(getattr(err, "errno", None), int) else None
+    found = re.search(r"errno = (\d+)", str(err))
+    if found:
+        code = int(found.group(1))
+    return os.strerror(code) if code else one_line(err)
+
+
+@contextmanager
+def _write_failures_in_destructors(failures):
+    """Collect write failures raised in destructors while the block runs, instead of letting
+    Python print them.  When HDF5 cannot flush a file on close, h5py raises once and then
+    again from the destructors of the file's objects, where Python can only print a
+    traceback ("Exception ignored in ...").  The write has failed either way, and is
+    reported once, as a StorageError."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable):
+        if _is_write_failure(unraisable.exc_value):
+            failures.append(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def write_text(path, text):
@@ -142,7 +212,7 @@ class Layer:
             self._ranks = self._file["ranks"]
             self._index = self._file["index"][:]
         except (OSError, KeyError, ValueError) as err:
-            raise LayerError(f"corrupt layer file {self.path}: {_one_line(err)}") from None
+            raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
         if self._ranks.shape != (self.count,) or self._ranks.dtype != np.uint64:
             raise LayerError(
                 f"corrupt layer file {self.path}: ranks has shape {self._ranks.shape}, "
@@ -163,7 +233,7 @@ class Layer:
         try:
             return self._ranks[start:stop]
         except (OSError, ValueError) as err:
-            raise LayerError(f"corrupt layer file {self.path}: {_one_line(err)}") from None
+            raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
 
     def iter_chunks(self, size=CHUNK * 16):
         for start in range(0, self.count, size):
@@ -209,22 +279,99 @@ class Layer:
             member[a:b] = block[at] == queries[a:b]
         return member[inverse]
 
-    def verify(self):
-        """Read everything back: sorted, unique, and matching the stored CRC."""
+    def verify(self, size=None, progress=None):
+        """Read everything back: as many ranks as the file says, strictly ascending, below
+        `size` (the rank space) if given, matching the stored CRC-32, and an index that
+        holds the first rank of every chunk.  progress(n) is called after each block of n
+        ranks."""
+        if self._index.shape != (-(-self.count // CHUNK),):
+            raise LayerError(f"corrupt layer file {self.path}: index has "
+                             f"{self._index.size} entries for {self.count} ranks")
         crc = 0
         last = -1
+        read = 0
         for block in self.iter_chunks():
-            if block.size and (int(block[0]) <= last or np.any(block[1:] <= block[:-1])):
+            if int(block[0]) <= last or np.any(block[1:] <= block[:-1]):
                 raise LayerError(f"corrupt layer file {self.path}: ranks not strictly ascending")
-            if block.size:
-                last = int(block[-1])
+            firsts = block[::CHUNK]  # blocks start on chunk boundaries
+            at = read // CHUNK
+            if not np.array_equal(firsts, self._index[at:at + firsts.size]):
+                raise LayerError(f"corrupt layer file {self.path}: index does not match the "
+                                 f"ranks")
+            last = int(block[-1])
+            read += block.size
             crc = _crc(block, crc)
+            if progress is not None:
+                progress(block.size)
+        if size is not None and last >= size:
+            raise LayerError(f"corrupt layer file {self.path}: rank {last} outside the rank "
+                             f"space 0..{size - 1}")
         if crc != self.crc32:
             raise LayerError(f"corrupt layer file {self.path}: checksum mismatch")
 
 
-def _one_line(err):
-    return " ".join(str(err).split()) or type(err).__name__
+@contextmanager
+def _hdf5_file_with_room(tmp, count):
+    """h5py.File(tmp, "w") for a layer of `count` ranks, and a function room(n) to call
+    before HDF5 is handed the first n bytes of chunk data.
+
+    h5py cannot recover from a failure of HDF5 to write: a close that fails raises again
+    from destructors, and the next HDF5 call can crash the process.  So when the disk could
+    fill up while this layer is written (_disk_may_fill), HDF5 is not let run out of space:
+    room() allocates the file's blocks ahead of what HDF5 writes, plus room for the
+    metadata it writes when it closes the file, and the file is cut back to what HDF5 used
+    once it is complete.  A full disk is then an OSError from the allocation, with HDF5
+    untouched.  Otherwise (the usual case) room() does nothing and costs nothing."""
+    headroom = (64 << 10) + 128 * (count // CHUNK + 1)  # headers, chunk B-tree, index
+    if not _disk_may_fill(tmp.parent, count, headroom):
+        with h5py.File(tmp, "w") as f:
+            yield f, lambda data_bytes: None
+        return
+    if _free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    f = h5py.File(tmp, "w")
+    fd = None
+    allocated = 0
+
+    def room(data_bytes):
+        nonlocal allocated
+        if data_bytes + headroom > allocated:
+            _allocate(fd, allocated, data_bytes + headroom - allocated)
+            allocated = data_bytes + headroom
+
+    try:
+        fd = os.open(tmp, os.O_WRONLY)
+        room(0)
+        yield f, room
+        f.flush()
+        used = f.id.get_filesize()  # HDF5's end of allocation, not the allocated blocks
+        f.close()
+        os.ftruncate(fd, used)
+    finally:
+        f.close()
+        if fd is not None:
+            os.close(fd)
+
+
+def _free_bytes(directory):
+    disk = os.statvfs(directory)
+    return disk.f_bavail * disk.f_frsize
+
+
+def _disk_may_fill(directory, count, headroom):
+    """Whether the disk has less free space than twice the most a layer file of `count`
+    ranks can take: its raw ranks, deflate's worst case (stored blocks, about 0.1 % more)
+    and its metadata.  Twice, for other writers on the same disk."""
+    most = count * 8 + (count * 8) // 512 + headroom
+    return _free_bytes(directory) < 2 * most
+
+
+def _allocate(fd, offset, length):
+    """Allocate disk blocks for a file's bytes [offset, offset + length): an OSError now if
+    the disk is full, rather than when they are written.  Where the platform cannot
+    (no posix_fallocate), nothing is allocated and a full disk shows when HDF5 writes."""
+    if hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(fd, offset, length)
 
 
 class LayerStore:
@@ -243,7 +390,9 @@ class LayerStore:
         crc = 0
         written = 0
         index = []
-        with atomic_file(self.path(depth)) as tmp, h5py.File(tmp, "w") as f, \
+        path = self.path(depth)
+        stored = 0  # bytes of compressed chunks handed to HDF5
+        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room), \
                 ThreadPoolExecutor(COMPRESS_THREADS) as pool:
             # maxshape None lets a small layer still use full-size chunks
             ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
@@ -251,8 +400,12 @@ class LayerStore:
             pending = []
 
             def flush():
-                for offset, job in pending:
-                    ds.id.write_direct_chunk((offset,), job.result())
+                nonlocal stored
+                encoded = [(offset, job.result()) for offset, job in pending]
+                stored += sum(len(data) for _, data in encoded)
+                room(stored)
+                for offset, data in encoded:
+                    ds.id.write_direct_chunk((offset,), data)
                 pending.clear()
 
             for chunk in _chunks_of(chunks):
@@ -292,24 +445,94 @@ class LayerStore:
             )
         return layer
 
+    def check_layer(self, depth, expected=None, progress=None):
+        """Read layer `depth` in full and check it: a file of this puzzle's layer `depth`
+        built from this definition (its hash), its ranks whole (Layer.verify: count, order,
+        rank space, CRC-32, index) and, given `expected` (the manifest's LayerInfo), the
+        count and CRC-32 the manifest lists.  Its LayerInfo; a LayerError with .depth set
+        when anything is wrong."""
+        try:
+            with self.open_layer(depth) as layer:
+                layer.verify(self.puzzle.level_size(depth if self.puzzle.graded else 0),
+                             progress)
+                info = LayerInfo(layer.depth, layer.count, layer.crc32,
+                                 self.path(depth).stat().st_size)
+        except LayerError as err:
+            raise LayerError(str(err), depth) from None
+        if expected is not None and (info.count, info.crc32) != (expected.count,
+                                                                 expected.crc32):
+            raise LayerError(
+                f"corrupt layer file {self.path(depth)}: {info.count:,} ranks with CRC-32 "
+                f"{info.crc32:08x}, the manifest lists {expected.count:,} with "
+                f"{expected.crc32:08x}", depth)
+        return info
+
     def good_layers(self):
         """The stored layers 0, 1, ... that read back whole (LayerInfo each), up to the
-        first that is missing or does not verify.  Reads every layer in full; changes
-        nothing."""
+        first that is missing or does not pass check_layer.  Reads every layer in full;
+        changes nothing."""
         good = []
         while self.path(len(good)).exists():
             try:
-                good.append(self.verified(len(good)))
+                good.append(self.check_layer(len(good)))
             except LayerError:
                 break
         return good
 
-    def verified(self, depth):
-        """The LayerInfo of layer `depth` once it has been read back in full and checked;
-        LayerError if it is missing or damaged."""
-        with self.open_layer(depth) as layer:
-            layer.verify()
-            return LayerInfo(depth, layer.count, layer.crc32, self.path(depth).stat().st_size)
+    def verify(self, repair=False, progress=None):
+        """Scrub the database, as `puzzledb verify` does: the manifest, then every layer it
+        lists read in full and checked against it (check_layer).  A Verified summary when
+        all is well, else a LayerError naming the first bad layer (its depth and file).
+        Without a manifest the layers present are checked and the database is reported
+        incomplete.  repair: also remove the first bad layer, the layers after it and the
+        manifest (prune; a bad manifest alone is removed), so the next build resumes from
+        the last good layer.  progress(n, total) is called as ranks are read."""
+        started = time.perf_counter()
+        name = self.puzzle.name
+        complete = self.manifest_path().exists()
+        try:
+            if complete:
+                expected = self.manifest_layers()
+                total = sum(info.count for info in expected)
+            else:  # the layers present when the scrub starts, none of them listed
+                expected, total = [None] * self._layers_present(), None
+
+            def read(n):
+                if progress is not None:
+                    progress(n, total)
+
+            for depth, info in enumerate(expected):
+                self.check_layer(depth, info, read)
+        except LayerError as err:
+            where = (f"layer {err.depth} is bad" if err.depth is not None
+                     else "the manifest is bad")
+            if not repair:
+                advice = f"`puzzledb verify {name} --repair` removes it"
+                if err.depth is not None:
+                    advice += ", the layers after it and the manifest"
+            elif err.depth is None:
+                self.manifest_path().unlink(missing_ok=True)
+                advice = "removed it: the next build checks every layer and writes it again"
+            else:
+                self.prune(err.depth)
+                advice = (f"removed it, the layers after it and the manifest: the next build "
+                          f"(snakemake, or `puzzledb build {name}`) resumes after layer "
+                          f"{err.depth - 1}")
+            raise LayerError(f"{name}: {where}: {err}; {advice}", err.depth) from None
+        if not complete:
+            have = f"layers 0..{len(expected) - 1} are whole" if expected else "no layers"
+            raise LayerError(
+                f"{name}: no complete database in {self.directory} (no {MANIFEST}; "
+                f"{have}): a build is running or was stopped, finish it with snakemake or "
+                f"`puzzledb build {name}`")
+        return Verified(name, len(expected), total, time.perf_counter() - started)
+
+    def _layers_present(self):
+        """How many layer files 0, 1, ... are present in a row."""
+        depth = 0
+        while self.path(depth).exists():
+            depth += 1
+        return depth
 
     def prune(self, keep):
         """Make the directory hold layers 0..keep-1 only: delete the later layers, the
@@ -339,6 +562,25 @@ class LayerStore:
         write_text(self.manifest_path(), json.dumps(manifest, indent=1) + "\n")
         return manifest
 
+    def manifest_layers(self):
+        """The layers the manifest lists (LayerInfo each), after checking that the manifest
+        agrees with itself: depths 0..max_depth in order, counts summing to its total."""
+        manifest = self.manifest()
+        path = self.manifest_path()
+        try:
+            infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]))
+                     for e in manifest["layers"]]
+            max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
+        if [i.depth for i in infos] != list(range(max_depth + 1)):
+            raise LayerError(f"corrupt manifest {path}: its layers are not depths "
+                             f"0..{max_depth}")
+        if sum(i.count for i in infos) != total:
+            raise LayerError(f"corrupt manifest {path}: its layer counts do not sum to its "
+                             f"total {total:,}")
+        return infos
+
     def manifest(self):
         """The manifest of a complete database; LayerError if there is none or it is stale."""
         path = self.manifest_path()
@@ -350,7 +592,7 @@ class LayerStore:
         try:
             manifest = json.loads(path.read_text())
         except ValueError as err:
-            raise LayerError(f"corrupt manifest {path}: {_one_line(err)}") from None
+            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
         if manifest.get("definition_hash") != self.definition_hash:
             raise LayerError(f"manifest {path} was built from another definition of the puzzle")
         return manifest

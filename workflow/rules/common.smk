@@ -1,5 +1,6 @@
 # Config validation and the list of final outputs.
 
+import json
 import sys
 
 from puzzledb import puzzles
@@ -14,6 +15,7 @@ from puzzledb.config import (
 )
 from puzzledb.database import layer_directory
 from puzzledb.errors import ConfigError
+from puzzledb.frontier_plan import FrontierPlan
 
 try:
     check_config(config)
@@ -45,6 +47,8 @@ def all_outputs():
         ]
     for puzzle in symmetric_puzzles():
         outputs.append(f"{RESULTS}/{puzzle}/summary_symmetry.csv")
+    if config["verify"]:
+        outputs += expand(f"{RESULTS}/{{puzzle}}/verified.txt", puzzle=config["puzzles"])
     for entry in config["problem_sets"]:
         outputs += problem_files(entry)
     return outputs
@@ -86,3 +90,64 @@ def pdb_tables(wildcards):
 
 def pdb_build_mem_mb(wildcards):
     return pdb_job_mb(wildcards.puzzle, wildcards.partition, wildcards.tiles)
+
+
+# --- the frontier workflow (rules/frontier.smk) --------------------------------------------
+
+FRONTIER = frontier_settings(config)
+
+
+def frontier_plan(puzzle):
+    return FrontierPlan(puzzles.get(puzzle), layer_directory(RESULTS, puzzle),
+                        f"{RESULTS}/{puzzle}/frontier", job_states=config["job_states"],
+                        **FRONTIER[puzzle])
+
+
+def step_record(puzzle, first):
+    """(path, record) of the step that starts at depth `first`, once it has run."""
+    path = checkpoints.frontier_step.get(puzzle=puzzle, first=f"{first:03d}").output[0]
+    return path, json.loads(open(path).read())
+
+
+def record_before(puzzle, depth):
+    """(path, record) of the step that ends at depth - 1, walking the chain of steps."""
+    first = 0
+    while True:
+        path, record = step_record(puzzle, first)
+        if record["last"] + 1 >= depth:
+            return path, record
+        first = record["last"] + 1
+
+
+def final_record(wildcards):
+    first = 0
+    while True:
+        path, record = step_record(wildcards.puzzle, first)
+        if record["next"] != "fanout":
+            return path
+        first = record["last"] + 1
+
+
+def step_input(wildcards):
+    first = int(wildcards.first)
+    if first == 0:
+        return {}
+    path, record = record_before(wildcards.puzzle, first)
+    plan = frontier_plan(wildcards.puzzle)
+    return {"previous": path,
+            "merged": [str(plan.merge_dir(first, q, record["parts"]))
+                       for q in range(record["parts"])]}
+
+
+def layer_before_mb(wildcards):
+    """mem_mb of a job working on the layer before wildcards.depth."""
+    _, record = record_before(wildcards.puzzle, int(wildcards.depth))
+    return frontier_mem_mb(config, wildcards.puzzle, record["layers"][-1]["count"])
+
+
+def step_mb(wildcards):
+    if int(wildcards.first) == 0:
+        return frontier_mem_mb(config, wildcards.puzzle, config["job_states"])
+    _, record = record_before(wildcards.puzzle, int(wildcards.first))
+    return frontier_mem_mb(config, wildcards.puzzle,
+                           max(config["job_states"], record["layers"][-1]["count"]))

@@ -3,69 +3,6 @@
 # or more layers and then its record, a checkpoint: the record says what comes next, the end
 # or a depth fanned out into expand and merge jobs whose results the next step gathers.
 
-import json
-
-from puzzledb.frontier_plan import FrontierPlan
-
-FRONTIER = frontier_settings(config)
-
-
-def frontier_plan(puzzle):
-    return FrontierPlan(puzzles.get(puzzle), layer_directory(RESULTS, puzzle),
-                        f"{RESULTS}/{puzzle}/frontier", job_states=config["job_states"],
-                        **FRONTIER[puzzle])
-
-
-def step_record(puzzle, first):
-    """(path, record) of the step that starts at depth `first`, once it has run."""
-    path = checkpoints.frontier_step.get(puzzle=puzzle, first=f"{first:03d}").output[0]
-    return path, json.loads(open(path).read())
-
-
-def record_before(puzzle, depth):
-    """(path, record) of the step that ends at depth - 1, walking the chain of steps."""
-    first = 0
-    while True:
-        path, record = step_record(puzzle, first)
-        if record["last"] + 1 >= depth:
-            return path, record
-        first = record["last"] + 1
-
-
-def final_record(wildcards):
-    first = 0
-    while True:
-        path, record = step_record(wildcards.puzzle, first)
-        if record["next"] != "fanout":
-            return path
-        first = record["last"] + 1
-
-
-def step_input(wildcards):
-    first = int(wildcards.first)
-    if first == 0:
-        return {}
-    path, record = record_before(wildcards.puzzle, first)
-    plan = frontier_plan(wildcards.puzzle)
-    return {"previous": path,
-            "merged": [str(plan.merge_dir(first, q, record["parts"]))
-                       for q in range(record["parts"])]}
-
-
-def layer_before_mb(wildcards):
-    """mem_mb of a job working on the layer before wildcards.depth."""
-    _, record = record_before(wildcards.puzzle, int(wildcards.depth))
-    return frontier_mem_mb(config, wildcards.puzzle, record["layers"][-1]["count"])
-
-
-def step_mb(wildcards):
-    if int(wildcards.first) == 0:
-        return frontier_mem_mb(config, wildcards.puzzle, config["job_states"])
-    _, record = record_before(wildcards.puzzle, int(wildcards.first))
-    return frontier_mem_mb(config, wildcards.puzzle,
-                           max(config["job_states"], record["layers"][-1]["count"]))
-
-
 checkpoint frontier_step:
     input:
         unpack(step_input),

@@ -1,0 +1,16 @@
+"""Rule verify: every layer read back in full and checked against the manifest (as
+`puzzledb verify`); verified.txt holds the one-line summary."""
+
+import sys
+from pathlib import Path
+
+from puzzledb import puzzles
+from puzzledb.job import rule_log
+from puzzledb.store import LayerStore, write_text
+
+with rule_log(snakemake.log[0]):
+    store = LayerStore(Path(snakemake.input.manifest).parent,
+                       puzzles.get(snakemake.wildcards.puzzle))
+    verified = store.verify()
+    print(verified, file=sys.stderr)
+    write_text(snakemake.output[0], f"{verified}\n")

@@ -1,0 +1,28 @@
+"""A workflow job as its rule script runs it: the script's stderr goes to the rule's log, and
+a known error (a PuzzledbError: a memory budget, a bad board, a corrupt layer, a full disk)
+ends the job with its one line, at the end of the log and on the run's own stderr, and exit
+status 2, as the command line does, instead of a traceback in the log."""
+
+import sys
+from contextlib import contextmanager
+
+from .errors import PuzzledbError, one_line
+
+
+@contextmanager
+def rule_log(path, append=False):
+    """Run the block with sys.stderr sent to the log file `path` (appended to if `append`,
+    as the bfs rule does to keep the story of its resumes)."""
+    terminal = sys.stderr
+    log = open(path, "a" if append else "w", buffering=1)
+    sys.stderr = log
+    try:
+        yield log
+    except PuzzledbError as err:
+        line = f"puzzledb: error: {one_line(err)}"
+        print(line, file=log)
+        print(line, file=terminal, flush=True)
+        raise SystemExit(2) from None
+    finally:
+        sys.stderr = terminal
+        log.close()

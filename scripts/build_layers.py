@@ -4,8 +4,10 @@ import sys
 from pathlib import Path
 
 from puzzledb import engine, puzzles
+from puzzledb.config import define_puzzles
 
 sys.stderr = open(snakemake.log[0], "a", buffering=1)
+define_puzzles(snakemake.config)  # the config's own puzzles (define:)
 engine.build(
     puzzles.get(snakemake.wildcards.puzzle),
     directory=Path(snakemake.output.manifest).parent,

@@ -5,8 +5,10 @@ import sys
 from pathlib import Path
 
 from puzzledb import problems, puzzles
+from puzzledb.config import define_puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
+define_puzzles(snakemake.config)  # the config's own puzzles (define:)
 entry = snakemake.params.problem_set
 problems.extract(
     puzzles.get(snakemake.wildcards.puzzle),

@@ -4,8 +4,10 @@ import os
 import sys
 
 from puzzledb import analysis, problems, puzzles
+from puzzledb.config import define_puzzles
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
+define_puzzles(snakemake.config)  # the config's own puzzles (define:)
 report_dir = os.path.dirname(snakemake.output[0])
 symmetric = dict(zip(snakemake.params.symmetric,
                      zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
@@ -33,4 +35,5 @@ problem_sets = [
                                           snakemake.input.distributions,
                                           snakemake.input.problems)
 ]
-analysis.write_report(entries, snakemake.output[0], problem_sets)
+analysis.write_report(entries, snakemake.output[0], problem_sets,
+                      dict(zip(snakemake.params.puzzles, snakemake.params.declared)))

@@ -79,10 +79,11 @@ def read_summary(path):
                 for r in csv.DictReader(f)]
 
 
-def write_report(entries, path, problem_sets=()):
+def write_report(entries, path, problem_sets=(), declared=None):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
     symmetry) where symmetry is None or (symmetry summary rows, antipode boards per orbit);
-    problem_sets: (config entry, distribution rows, problem file name relative to path)."""
+    problem_sets: (config entry, distribution rows, problem file name relative to path);
+    declared: puzzle name -> where and how it is defined (puzzles.declaration)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -93,6 +94,8 @@ def write_report(entries, path, problem_sets=()):
     for puzzle, rows, boards, plot, symmetry in entries:
         name = html.escape(puzzle.name)
         parts.append(f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>")
+        if declared and puzzle.name in declared:
+            parts.append(f"<p>Defined {html.escape(declared[puzzle.name])}</p>")
         parts.append(
             f"<p>{rows[-1][2]:,} positions in {len(rows)} layers; the deepest, "
             f"{rows[-1][0]}, holds {rows[-1][1]:,}.</p>"

@@ -7,7 +7,7 @@ from puzzledb.config import check_config, problem_set, search_mem_mb
 from puzzledb.errors import ConfigError
 
 try:
-    check_config(config)
+    check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")
 except ConfigError as err:
     sys.exit(f"puzzledb: {err}")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from puzzledb import engine, puzzles
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0], append=True):
+with rule_log(snakemake, append=True):
     engine.build(
         puzzles.get(snakemake.wildcards.puzzle),
         directory=Path(snakemake.output.manifest).parent,

@@ -6,7 +6,7 @@ from puzzledb import puzzles
 from puzzledb.job import rule_log
 from puzzledb.solvers import additive
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     additive.build_table(
         puzzles.get(snakemake.wildcards.puzzle),
         snakemake.wildcards.partition,

@@ -3,7 +3,7 @@
 from puzzledb.frontier import Frontier
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     Frontier.for_rule(snakemake).expand(
         int(snakemake.wildcards.depth), int(snakemake.wildcards.part),
         int(snakemake.wildcards.parts), snakemake.output[0])

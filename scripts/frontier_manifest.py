@@ -6,5 +6,5 @@ from pathlib import Path
 from puzzledb.frontier import Frontier
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     Frontier.for_rule(snakemake).finish(json.loads(Path(snakemake.input.record).read_text()))

@@ -8,7 +8,7 @@ from pathlib import Path
 from puzzledb.frontier import Frontier
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0], append=True):
+with rule_log(snakemake, append=True):
     previous = snakemake.input.get("previous")
     Frontier.for_rule(snakemake).step(
         int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),

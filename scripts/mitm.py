@@ -7,7 +7,7 @@ from pathlib import Path
 from puzzledb import problems, puzzles
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     entry = snakemake.params.problem_set
     problems.extract(
         puzzles.get(snakemake.wildcards.puzzle),

@@ -7,7 +7,7 @@ from puzzledb import puzzles
 from puzzledb.job import rule_log
 from puzzledb.solvers import additive
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     manifest = additive.write_manifest(Path(snakemake.output[0]).parent,
                                        puzzles.get(snakemake.wildcards.puzzle),
                                        snakemake.wildcards.partition)

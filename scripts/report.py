@@ -11,7 +11,7 @@ def read_lines(path):
         return f.read().splitlines()
 
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     report_dir = os.path.dirname(snakemake.output[0])
     symmetric = dict(zip(snakemake.params.symmetric,
                          zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
@@ -34,4 +34,5 @@ with rule_log(snakemake.log[0]):
                                               snakemake.input.distributions,
                                               snakemake.input.problems)
     ]
-    analysis.write_report(entries, snakemake.output[0], problem_sets)
+    analysis.write_report(entries, snakemake.output[0], problem_sets,
+                          dict(zip(snakemake.params.puzzles, snakemake.params.declared)))

@@ -7,7 +7,7 @@ from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.job import rule_log
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     puzzle = puzzles.get(snakemake.wildcards.puzzle)
     with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
         analysis.write_symmetry_summary(db, snakemake.output.summary)

@@ -8,7 +8,7 @@ from puzzledb import puzzles
 from puzzledb.job import rule_log
 from puzzledb.store import LayerStore, write_text
 
-with rule_log(snakemake.log[0]):
+with rule_log(snakemake):
     store = LayerStore(Path(snakemake.input.manifest).parent,
                        puzzles.get(snakemake.wildcards.puzzle))
     verified = store.verify()

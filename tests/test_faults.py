@@ -6,6 +6,7 @@ machine lets us mount one), and the one line of a rule that stops on a known err
 import errno
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import h5py
 import pytest
@@ -144,7 +145,7 @@ def test_a_rule_stopping_on_a_known_error_ends_its_log_and_the_runs_stderr_with_
         tmp_path, capfd):
     log = tmp_path / "bfs.log"
     with pytest.raises(SystemExit) as stop:
-        with rule_log(log, append=True):
+        with rule_log(SimpleNamespace(log=[str(log)], config={}), append=True):
             print("eleven: 239,500,800 ranks", file=sys.stderr)
             raise BudgetError("eleven: the search needs 94 MiB, more than the memory budget "
                               "of 50 MiB")

@@ -8,7 +8,7 @@ import pytest
 from puzzledb import analysis, engine, puzzles, solvers
 from puzzledb.database import DepthDatabase
 from puzzledb.errors import BoardError
-from puzzledb.puzzles.flipit import corner_bound, moves_reference
+from puzzledb.puzzles.flipit import moves_reference
 
 ALL_BLACK_EMPTY_AT_5 = "BBBB BSBB BBBB BBBB"
 
@@ -168,7 +168,7 @@ def test_the_kernel_gives_the_moves_of_the_rules():
         for rank in rng.integers(0, puzzle.size, 1500).tolist():
             board = puzzle.unrank(rank)
             assert puzzle.rank(board) == rank
-            expected = sorted(puzzle.rank(b) for b in moves_reference(board, diagonal))
+            expected = sorted(puzzle.rank(b) for b in moves_reference(board, 4, 4, diagonal))
             assert sorted(puzzle.neighbours(rank)) == expected
 
 
@@ -182,13 +182,15 @@ def test_the_corner_bound_never_exceeds_the_true_distance(square, diagonal):
         for depth in range(db.max_depth + 1):
             assert corner_bounds(db.layer(depth).ranks()).max() <= depth
     start = square.puzzle.parse(ALL_BLACK_EMPTY_AT_5)
-    assert corner_bound(start) == corner_bounds([square.puzzle.rank(start)])[0] == 8
+    assert square.puzzle.corner_bound(start) == corner_bounds([square.puzzle.rank(start)])[0]
+    assert square.puzzle.corner_bound(start) == 8
 
 
 def test_the_corner_bound_of_a_board_and_of_its_rank_agree():
     puzzle = puzzles.get("flipit-square")
     ranks = np.random.default_rng(7).integers(0, puzzle.size, 2000)
-    assert corner_bounds(ranks).tolist() == [corner_bound(puzzle.unrank(int(r))) for r in ranks]
+    assert corner_bounds(ranks).tolist() == [puzzle.corner_bound(puzzle.unrank(int(r)))
+                                          for r in ranks]
 
 
 @pytest.mark.parametrize("board, words", [

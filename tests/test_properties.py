@@ -18,7 +18,7 @@ from puzzledb.cli import main
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzledbError
 from puzzledb.puzzle import SEPARATORS
-from puzzledb.puzzles import flipit, fourteen, pegs
+from puzzledb.puzzles import domino, flipit, pegs
 
 from checkers import slides
 
@@ -45,10 +45,11 @@ def reference_moves(puzzle, board):
     the compiled kernels."""
     if puzzle.family == "sliding":
         return [puzzle.parse("".join(b)) for b in slides(puzzle.format(board), puzzle.width)]
-    if puzzle.family == "fourteen":
-        return fourteen.moves_reference(list(board))
+    if puzzle.family == "domino":
+        return domino.moves_reference(list(board), puzzle.width)
     if puzzle.family == "flipit":
-        return flipit.moves_reference(list(board), puzzle.diagonal)
+        return flipit.moves_reference(list(board), puzzle.width, puzzle.height,
+                                      puzzle.diagonal)
     if puzzle.family == "pegs":
         return pegs.moves_reference(puzzle, list(board))
     raise AssertionError(f"no reference moves for the {puzzle.family} family: add them here")

@@ -93,11 +93,12 @@ def summary_note(path):
     return notes[-1] if notes else None
 
 
-def write_report(entries, path, problem_sets=()):
+def write_report(entries, path, problem_sets=(), declared=None):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
     symmetry, note) where symmetry is None or (symmetry summary rows, antipode boards per
     orbit) and note None or what a partial database stores; problem_sets: (config entry,
-    distribution rows, problem file name relative to path)."""
+    distribution rows, problem file name relative to path); declared: puzzle name -> where
+    and how it is defined (puzzles.declaration)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -108,6 +109,8 @@ def write_report(entries, path, problem_sets=()):
     for puzzle, rows, boards, plot, symmetry, note in entries:
         name = html.escape(puzzle.name)
         parts.append(f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>")
+        if declared and puzzle.name in declared:
+            parts.append(f"<p>Defined {html.escape(declared[puzzle.name])}</p>")
         if note:
             parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                          f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "

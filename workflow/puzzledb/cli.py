@@ -1,7 +1,7 @@
 """The `puzzledb` command: build databases and query them.
 
-    puzzledb list                       the puzzles this version knows
-    puzzledb info <puzzle>              size, memory need, and the stored database if any
+    puzzledb list                       the puzzles known: built-in and defined in the config
+    puzzledb info <puzzle>              definition, size, memory need, the stored database
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
         [--depth-limit D] [--shards S]      a partial database; the frontier search
     puzzledb verify <puzzle>            read every layer in full and check it against the
@@ -18,7 +18,8 @@
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
-Errors are one line on stderr and exit status 2 (usage errors too).
+Puzzles declared under `define:` in ./config.yaml (or --config FILE) are known like the
+built-in ones.  Errors are one line on stderr and exit status 2 (usage errors too).
 """
 
 import argparse
@@ -28,6 +29,7 @@ import time
 from tqdm import tqdm
 
 from . import puzzles, solvers
+from .config import load_definitions
 from .database import DepthDatabase, layer_directory
 from .engine import build
 from .compiled import set_threads
@@ -65,10 +67,15 @@ def _parser():
         "--results", default="results", metavar="DIR",
         help="directory holding <puzzle>/layers (default: results)",
     )
+    parser.add_argument(
+        "--config", default=None, metavar="FILE",
+        help="config file whose define: puzzles to know (default: ./config.yaml if any)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("list", help="the puzzles this version knows")
-    p = sub.add_parser("info", help="size, memory need and stored database of a puzzle")
+    sub.add_parser("list", help="the puzzles known, and where each is defined")
+    p = sub.add_parser("info", help="definition, size, memory need and stored database of "
+                                    "a puzzle")
     p.add_argument("puzzle")
     p = sub.add_parser("build", help="build or resume a puzzle's layers")
     p.add_argument("puzzle")
@@ -139,11 +146,14 @@ def _parser():
     p.add_argument("--first", default=None, metavar="HOLES",
                    help="fix the first move: the holes its peg visits, e.g. 0,6")
     p.add_argument("--finish", type=int, default=None, metavar="HOLE",
-                   help="the hole of the last peg (default: the hole empty at the start)")
+                   help="the hole of the last peg (default: the finish of the puzzle's "
+                        "definition)")
     p.add_argument("--one", action="store_true", help="stop at the first solution")
     for command in sub.choices.values():  # --results also after the command
         command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
                              help="directory holding <puzzle>/layers (default: results)")
+        command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
+                             help="config file whose define: puzzles to know")
     return parser
 
 
@@ -152,15 +162,24 @@ def _board(args):
 
 
 def run(args, out=sys.stdout):
+    if args.config is not None:
+        load_definitions(args.config)
+    else:
+        load_definitions("config.yaml", required=False)
     if args.command == "list":
         for name in puzzles.names():
             puzzle = puzzles.get(name)
-            print(f"{name:24s} {puzzle.description}", file=out)
+            print(f"{name:24s} {puzzles.source(name):12s} {puzzle.description}", file=out)
         return
     puzzle = puzzles.get(args.puzzle)
     if args.command == "info":
         print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
+        print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
+        print(f"hash          {puzzle.definition_hash()} "
+              f"(ranking {puzzle.definition()['ranking']})", file=out)
         print(f"rank space    {puzzle.rank_space()}", file=out)
+        print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
+              file=out)
         print(f"search memory {search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
               f"by segment)", file=out)
         try:

@@ -1,6 +1,8 @@
 """The workflow configuration: validated against workflow/schemas/config.schema.yaml (which
-also gives the defaults), plus the checks a schema cannot make; errors are one line.  It
-loads no compiled code, so parsing the Snakefile stays quick."""
+also gives the defaults), plus the checks a schema cannot make; errors are one line.  The
+puzzles a config declares under `define:` are registered here (puzzles.define), for the
+workflow, its scripts and the command line alike.  It loads no compiled code, so parsing
+the Snakefile stays quick."""
 
 from pathlib import Path
 
@@ -14,18 +16,15 @@ from .memory import SPARSE_SEGMENTS, frontier_job_mb, job_mb, pattern_job_mb, se
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
 
 
-def check_config(config, schema_path=SCHEMA):
-    """Validate `config` in place (filling defaults); ConfigError naming the first problem."""
+def check_config(config, schema_path=SCHEMA, source="config"):
+    """Validate `config` in place (filling defaults) and register its `define:` puzzles;
+    ConfigError naming the first problem.  source: the config file, for messages."""
     schema = yaml.safe_load(Path(schema_path).read_text())
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(schema).iter_errors(config)
-    )
-    if error is not None:
-        where = ".".join(str(p) for p in error.absolute_path)
-        raise ConfigError(f"config{': ' + where if where else ''}: {error.message}")
+    _validate(config, schema, "config")
     for key, spec in schema["properties"].items():
         if "default" in spec:
             config.setdefault(key, spec["default"])
+    define_puzzles(config, source)
     for key in ("shards", "depth_limit"):
         for name in config[key]:
             if name not in config["puzzles"]:
@@ -88,6 +87,46 @@ def frontier_settings(config):
 def frontier_mem_mb(config, name, count):
     """mem_mb of a frontier job of the puzzle on a layer of `count` states."""
     return frontier_job_mb(puzzles.get(name), count, frontier_settings(config)[name]["segments"])
+
+
+def _validate(document, schema, where):
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    # a definition whose family-specific part fails leaves its keys "unevaluated": the
+    # failure itself is the error to report
+    named = [e for e in errors if e.validator != "unevaluatedProperties"]
+    error = jsonschema.exceptions.best_match(named or errors)
+    if error is not None:
+        path = ".".join(str(p) for p in error.absolute_path)
+        raise ConfigError(f"{where}{': ' + path if path else ''}: {error.message}")
+
+
+def define_puzzles(config, source="config"):
+    """Register the puzzles of a validated config's `define:` (for the rule scripts, which
+    get the config the Snakefile checked)."""
+    puzzles.define(config.get("define") or {}, source)
+
+
+def load_definitions(path, required=True):
+    """Register the `define:` puzzles of a config file, for the command line: only that
+    section is checked, against its part of the schema.  A missing file is a ConfigError
+    when it was asked for (required), else nothing."""
+    path = Path(path)
+    if not path.is_file():
+        if required:
+            raise ConfigError(f"{path}: no such config file")
+        return
+    try:
+        document = yaml.safe_load(path.read_text()) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise ConfigError(f"{path}: not a readable YAML file "
+                          f"({' '.join(str(err).split())})") from None
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path}: a config file is a mapping of keys")
+    schema = yaml.safe_load(SCHEMA.read_text())
+    section = {"define": document.get("define") or {}}
+    _validate(section, {**schema, "required": [], "properties": {
+        "define": schema["properties"]["define"]}}, str(path))
+    define_puzzles(section, str(path))
 
 
 def problem_set(config, puzzle, queries, k):

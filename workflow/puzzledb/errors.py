@@ -33,6 +33,17 @@ class ConfigError(PuzzledbError):
     """A config.yaml that breaks the schema or names something that does not exist."""
 
 
+class DefinitionError(ConfigError):
+    """A puzzle definition (a `define:` entry of config.yaml, or a built-in) that declares
+    no valid puzzle: `key` names the parameter at fault.  puzzles.definitions.build adds
+    where the definition stands."""
+
+    def __init__(self, key, message):
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
 class BudgetError(PuzzledbError):
     """A search that needs more memory than its budget allows, refused before it starts."""
 

@@ -1,22 +1,26 @@
-"""A workflow job as its rule script runs it: the script's stderr goes to the rule's log, and
-a known error (a PuzzledbError: a memory budget, a bad board, a corrupt layer, a full disk)
-ends the job with its one line, at the end of the log and on the run's own stderr, and exit
-status 2, as the command line does, instead of a traceback in the log."""
+"""A workflow job as its rule script runs it: the script's stderr goes to the rule's log, the
+config's own puzzles (`define:`) are known, and a known error (a PuzzledbError: a memory
+budget, a bad board, a corrupt layer, a full disk) ends the job with its one line, at the end
+of the log and on the run's own stderr, and exit status 2, as the command line does, instead
+of a traceback in the log."""
 
 import sys
 from contextlib import contextmanager
 
+from .config import define_puzzles
 from .errors import PuzzledbError, one_line
 
 
 @contextmanager
-def rule_log(path, append=False):
-    """Run the block with sys.stderr sent to the log file `path` (appended to if `append`,
-    as the bfs rule does to keep the story of its resumes)."""
+def rule_log(snakemake, append=False):
+    """Run the block of a rule script (given Snakemake's `snakemake` object) with sys.stderr
+    sent to the job's log (appended to if `append`, as the bfs rule does to keep the story
+    of its resumes)."""
     terminal = sys.stderr
-    log = open(path, "a" if append else "w", buffering=1)
+    log = open(snakemake.log[0], "a" if append else "w", buffering=1)
     sys.stderr = log
     try:
+        define_puzzles(snakemake.config)
         yield log
     except PuzzledbError as err:
         line = f"puzzledb: error: {one_line(err)}"

@@ -19,7 +19,7 @@ from importlib import import_module
 
 import numpy as np
 
-from .errors import BoardError, PuzzleError
+from .errors import BoardError, DefinitionError, PuzzleError
 
 FORMAT_VERSION = 1
 SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
@@ -78,8 +78,9 @@ class Puzzle:
         raise NotImplementedError
 
     def goal_ranks(self):
-        """Sorted uint64 array: the layer-0 states the search starts from."""
-        raise NotImplementedError
+        """Sorted uint64 array: the layer-0 states the search starts from.  Default: the
+        rank of the puzzle's one goal board, `self.goal`."""
+        return np.array([self.rank(self.goal)], dtype=np.uint64)
 
     def definition(self):
         """A JSON-able dict of what fixes the state graph and the rank numbering: the
@@ -215,6 +216,19 @@ class Puzzle:
         if unknown:
             raise BoardError(f"{self.name}: board {text!r} has pieces {unknown!r} not in "
                              f"{alphabet!r}")
+        return cells
+
+    def goal_cells(self, goal, alphabet, aliases, hint):
+        """The cells of a definition's goal string, separators removed, lower case, aliases
+        applied: exactly `cells` symbols of `alphabet`, else DefinitionError naming the
+        goal (hint says which symbols to use)."""
+        cells = "".join(aliases.get(ch, ch) for ch in str(goal).lower() if ch not in SEPARATORS)
+        if len(cells) != self.cells:
+            raise DefinitionError("goal", f"{goal!r} has {len(cells)} cells, expected "
+                                  f"{self.cells} ({self.width}x{self.cells // self.width})")
+        unknown = "".join(sorted(set(cells) - set(alphabet)))
+        if unknown:
+            raise DefinitionError("goal", f"{goal!r} has symbols {unknown!r}: {hint}")
         return cells
 
     def check_rank(self, rank, level=0):

@@ -39,6 +39,7 @@ rule report:
         f"{RESULTS}/benchmarks/report.tsv"
     params:
         puzzles=config["puzzles"],
+        declared=[puzzles.declaration(p) for p in config["puzzles"]],
         symmetric=symmetric_puzzles(),
         problem_sets=config["problem_sets"],
     conda:

@@ -18,7 +18,7 @@ from puzzledb.errors import ConfigError
 from puzzledb.frontier_plan import FrontierPlan
 
 try:
-    check_config(config)
+    check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")
 except ConfigError as err:
     sys.exit(f"puzzledb: {err}")
 

@@ -1,71 +1,58 @@
-"""Every built-in puzzle as data: its family and the family's parameters.  This is the one
-place a puzzle is declared; the families (sliding.py, fourteen.py, flipit.py, pegs.py) turn a
-definition into a Puzzle.
+"""Every puzzle is declared as data: a family and the family's parameters.  The built-in
+puzzles are declared in builtin.yaml (BUILTIN), in the syntax of config.yaml's `define:`,
+which declares more of the same kind (schema-checked by config.py, registered by
+puzzles.define).  `build` turns either into a Puzzle, so there is one way to make a puzzle.
+
+A family is a Puzzle class whose constructor takes the name, the family's parameters as
+keywords (their defaults are the defaults of a definition) and a description; it raises
+DefinitionError naming the parameter at fault.
 """
 
-from ..errors import PuzzleError
+import inspect
+from pathlib import Path
+
+import yaml
+
+from ..errors import ConfigError, DefinitionError
+from .domino import DominoPuzzle
 from .flipit import FlipItPuzzle
-from .fourteen import FourteenPuzzle
-from .pegs import PegSolitaire, english_board, hoppers_board, triangle_board
+from .pegs import PegSolitaire
 from .sliding import SlidingPuzzle
 
-BUILTIN = {
-    "fifteen-6colour": dict(
-        family="sliding", width=4, height=4, goal="1234 6666 6666 5660",
-        description="4x4 sliding puzzle: five distinct pieces, ten identical ones, one blank "
-                    "(seed 000)"),
-    "fifteen-3colour": dict(
-        family="sliding", width=4, height=4, goal="1122 1122 1332 3330",
-        description="4x4 sliding puzzle: five pieces each of three colours, one blank "
-                    "(seed 000)"),
-    "eight": dict(
-        family="sliding", width=3, height=3, goal="123 456 780",
-        description="the 8-puzzle, 3x3 sliding tiles (seed 004)"),
-    "fifteen": dict(
-        family="sliding", width=4, height=4, goal="1234 5678 9abc def0",
-        description="the 15-puzzle (16!/2 states: too many for a database; solve by IDA*)"),
-    "eleven": dict(
-        family="sliding", width=4, height=3, goal="1234 5678 9ab0",
-        description="the 11-puzzle, 4 wide and 3 high (12!/2 states)"),
-    "fourteen": dict(
-        family="fourteen",
-        description="4x4 board, fourteen tiles and a domino-shaped blank (seed 002)"),
-    "flipit-square": dict(
-        family="flipit", diagonal=False,
-        description="Flip It Square: 4x4, one empty cell, fifteen two-sided pieces; a piece "
-                    "jumps into the empty cell and turns over the pieces it passes (seed 003)"),
-    "flipit-square-diagonal": dict(
-        family="flipit", diagonal=True,
-        description="Flip It Square: 4x4, one empty cell, fifteen two-sided pieces; a piece "
-                    "jumps into the empty cell and turns over the pieces it passes, also "
-                    "along diagonals (seed 003)"),
-    "hoppers": dict(
-        family="pegs", board="hoppers", start_hole=6,
-        description="Hoppers: 13-hole peg solitaire, diagonal and long orthogonal jumps, "
-                    "centre empty at the start (seed 004)"),
-    "english33": dict(
-        family="pegs", board="english", start_hole=16,
-        description="the English 33-hole peg solitaire board, centre empty at the start"),
-    "triangle15": dict(
-        family="pegs", board="triangle", start_hole=0,
-        description="the 15-hole triangular peg solitaire board, top hole empty at the "
-                    "start"),
-}
+FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
+            "pegs": PegSolitaire}
 
-PEG_BOARDS = {"hoppers": hoppers_board, "english": english_board, "triangle": triangle_board}
+BUILTIN_FILE = Path(__file__).with_name("builtin.yaml")
+BUILTIN = yaml.safe_load(BUILTIN_FILE.read_text())
 
 
-def build(name, definition):
-    """The Puzzle a definition declares."""
+def parameters(family):
+    """The parameters of a family: name -> default (inspect.Parameter.empty if required)."""
+    signature = inspect.signature(FAMILIES[family])
+    return {name: p.default for name, p in signature.parameters.items()
+            if name not in ("name", "description")}
+
+
+def build(name, definition, where=None):
+    """The Puzzle a definition declares.  `where` says where the definition stands (e.g.
+    "config.yaml: define.ten") for the one-line ConfigError naming the key at fault."""
+    where = where or f"built-in puzzle {name}"
     spec = dict(definition)
-    family = spec.pop("family")
+    family = spec.pop("family", None)
+    if family not in FAMILIES:
+        known = ", ".join(FAMILIES)
+        what = f"unknown family {family!r}" if family else "no family given"
+        raise ConfigError(f"{where}.family: {what} (known: {known})")
     description = spec.pop("description", "")
-    if family == "sliding":
-        return SlidingPuzzle(name, spec["width"], spec["height"], spec["goal"], description)
-    if family == "fourteen":
-        return FourteenPuzzle(name, description)
-    if family == "flipit":
-        return FlipItPuzzle(name, spec["diagonal"], description)
-    if family == "pegs":
-        return PegSolitaire(name, description, PEG_BOARDS[spec["board"]](), spec["start_hole"])
-    raise PuzzleError(f"{name}: unknown family {family!r}")
+    known = parameters(family)
+    for key in spec:
+        if key not in known:
+            raise ConfigError(f"{where}.{key}: not a parameter of the {family} family "
+                              f"(its parameters: {', '.join(known)})")
+    for key, default in known.items():
+        if default is inspect.Parameter.empty and key not in spec:
+            raise ConfigError(f"{where}.{key}: missing; the {family} family needs it")
+    try:
+        return FAMILIES[family](name, description=description, **spec)
+    except DefinitionError as err:
+        raise ConfigError(f"{where}.{err.key}: {err.message}") from None

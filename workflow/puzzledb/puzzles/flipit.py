@@ -1,99 +1,82 @@
-"""Flip It Square (seed 003): a 4x4 board, one empty cell and fifteen two-sided pieces.
+"""Flip It (seed 003's Flip It Square is the 4x4 board): a rectangle of cells, one empty and
+the others two-sided pieces, black or white.
 
-A piece two or more cells from the empty cell along a line (rows and columns; for the
-diagonal variant also the diagonals of three or four cells) jumps into it, and every piece
-it jumps over turns over.  The goal is all fifteen pieces white, the empty cell anywhere.
+A piece two or more cells from the empty cell along a line (rows and columns; with
+diagonal=True also the diagonals) jumps into it, and every piece it jumps over turns over.
+The goal is every piece of the goal colour (white unless declared black), the empty cell
+anywhere: one goal state per cell.
 
 The graph is undirected: after a move the mover stands on the old empty cell, in line with
 the new empty cell and as far from it, so it can jump straight back over the same pieces and
-turn them over again.  Rank = empty cell * 2^15 + the colours (1 = black) of the other
-fifteen cells read row-major: 16 * 2^15 = 524,288 ranks, all reachable.  The compiled
-kernels are in flipit_kernels.py.
+turn them over again.  Rank = empty cell * 2^(cells-1) + the colours (1 = black) of the
+other cells read row-major; the 4x4 boards reach all 16 * 2^15 = 524,288 ranks.  The
+compiled kernels are in flipit_kernels.py.
 """
 
 from collections import namedtuple
 
 import numpy as np
 
-from ..errors import BoardError
+from ..errors import BoardError, DefinitionError
 from ..puzzle import Puzzle, format_rows
 from .geometry import cell_maps
 
-SIDE = 4
-CELLS = 16
-PIECES = CELLS - 1
-CORNERS = (0, 3, 12, 15)
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = "SBW"  # the seed's letters: S the empty cell (space), B black, W white
 ALIASES = {"_": "S", ".": "S", "0": "S", "1": "B", "2": "W"}
+COLOURS = {"white": WHITE, "black": BLACK}
+MAX_CELLS = 58  # cells * 2^(cells - 1) ranks must fit in 63 bits
 
-# The kernels' data (see compiled.py): the moves into each empty cell; the corner cells.
-FlipItTables = namedtuple("FlipItTables", "moves move_counts")
-CornerTables = namedtuple("CornerTables", "corners")
+# The kernels' data (see compiled.py): the moves into each empty cell; the number of pieces,
+# the mask of a rank's colour bits and, for each empty cell, the mask of the other cells; the
+# corner bound's cells and weights.
+FlipItTables = namedtuple("FlipItTables", "moves move_counts pieces colours others")
+CornerTables = namedtuple("CornerTables", "corners wrong per_corner first board")
 
 
-def lines(diagonal):
+def lines(width, height, diagonal):
     """The lines a piece may jump along: rows and columns, and with diagonal=True the
-    diagonals of three or four cells, each as a tuple of cells in order."""
-    grid = [[r * SIDE + c for c in range(SIDE)] for r in range(SIDE)]
+    diagonals of three or more cells, each as a tuple of cells in order."""
+    grid = [[r * width + c for c in range(width)] for r in range(height)]
     out = [tuple(row) for row in grid] + [tuple(col) for col in zip(*grid)]
     if diagonal:
-        for r0, c0, dr, dc in ((0, 0, 1, 1), (0, 1, 1, 1), (1, 0, 1, 1),
-                               (0, 3, 1, -1), (0, 2, 1, -1), (1, 3, 1, -1)):
-            cells = []
-            r, c = r0, c0
-            while 0 <= r < SIDE and 0 <= c < SIDE:
-                cells.append(r * SIDE + c)
-                r, c = r + dr, c + dc
-            out.append(tuple(cells))
-    return out
+        for dc in (1, -1):
+            starts = [(0, c) for c in range(width)] + [(r, 0 if dc > 0 else width - 1)
+                                                         for r in range(1, height)]
+            for r, c in starts:
+                cells = []
+                while 0 <= r < height and 0 <= c < width:
+                    cells.append(r * width + c)
+                    r, c = r + 1, c + dc
+                out.append(tuple(cells))
+    return [line for line in out if len(line) >= 3]
 
 
-def move_table(diagonal):
+def move_table(width, height, diagonal):
     """For each empty cell, the moves into it: (mover cell, mask of the cells jumped over),
     padded with -1; and the number of moves per empty cell."""
-    moves = [[] for _ in range(CELLS)]
-    for line in lines(diagonal):
+    cells = width * height
+    moves = [[] for _ in range(cells)]
+    for line in lines(width, height, diagonal):
         for i, empty in enumerate(line):
             for j, mover in enumerate(line):
                 if abs(i - j) >= 2:
                     between = line[min(i, j) + 1:max(i, j)]
                     moves[empty].append((mover, sum(1 << b for b in between)))
-    width = max(len(m) for m in moves)
-    table = np.full((CELLS, width, 2), -1, dtype=np.int64)
+    most = max([len(m) for m in moves] + [1])
+    table = np.full((cells, most, 2), -1, dtype=np.int64)
     for empty, ms in enumerate(moves):
         for k, (mover, mask) in enumerate(sorted(ms)):
             table[empty, k] = (mover, mask)
     return table, np.array([len(m) for m in moves], dtype=np.int64)
 
 
-def corner_bound(board):
-    """The seed's lower bound on the moves still needed to turn every piece white: 2 for
-    each black piece on a corner.  `board` is a parsed board (BLACK = 1 per black cell).
-
-    Why it is admissible.  Every line a piece jumps along (row, column, diagonal) ends at a
-    corner, so a piece on a corner is never jumped over: it keeps its colour while it stays.
-    A black corner piece must therefore move out (a move of its own) and later be jumped
-    over (a move of another piece): two different moves, so one black corner needs 2.  For
-    n black corners this counting alone proves n + 1: the n departures are moves of n
-    different pieces, and the last move that turns one of these pieces white is not a
-    departure (a piece still on its corner would have to be turned later).  The full 2n
-    could in principle fail, since a departing corner piece may jump over one that left
-    earlier; that it never exceeds the true distance is checked on all 524,288 positions of
-    both rule sets (tests/test_flipit.py), which proves it for this board.  The compiled
-    version is flipit_kernels.corner_bound.
-
-    Admissible, so IDA* stays optimal, but not consistent: a black piece leaving a corner
-    lowers the bound by 2 in one move."""
-    return 2 * sum(1 for c in CORNERS if board[c] == BLACK)
-
-
-def moves_reference(board, diagonal):
+def moves_reference(board, width, height, diagonal):
     """Every board one move away, by the rules as stated (plain Python, for tests)."""
     board = list(board)
     empty = board.index(EMPTY)
     out = []
-    for line in lines(diagonal):
+    for line in lines(width, height, diagonal):
         if empty not in line:
             continue
         i = line.index(empty)
@@ -111,23 +94,40 @@ def moves_reference(board, diagonal):
 class FlipItPuzzle(Puzzle):
     family = "flipit"
     kernels = "puzzledb.puzzles.flipit_kernels"
-    cells = CELLS
-    width = SIDE
-    size = CELLS << PIECES
 
-    def __init__(self, name, diagonal=False, description=""):
+    def __init__(self, name, width, height, diagonal=False, goal="white", description=""):
         self.name = name
-        self.diagonal = diagonal
-        self.description = description
-        self.move_table = move_table(diagonal)
+        self.width, self.height = width, height
+        self.cells = width * height
+        if not 3 <= self.cells <= MAX_CELLS:
+            raise DefinitionError("width", f"a {width}x{height} board has {self.cells} cells: "
+                                  f"3 to {MAX_CELLS} can be ranked in 64 bits")
+        if goal not in COLOURS:
+            raise DefinitionError("goal", f"{goal!r}: the goal colour is white or black")
+        self.diagonal = bool(diagonal)
+        self.goal_colour = goal
+        self.pieces = self.cells - 1
+        self.size = self.cells << self.pieces
+        self.move_table = move_table(width, height, self.diagonal)
         self.max_moves = int(self.move_table[1].max())
+        self.corners = sorted({0, width - 1, self.cells - width, self.cells - 1})
+        self.description = description or (
+            f"Flip It on a {width}x{height} board, jumps along rows and columns"
+            f"{' and diagonals' if self.diagonal else ''}, goal all {goal}")
 
     def definition(self):
-        return {"family": "flipit", "width": SIDE, "height": SIDE, "diagonal": self.diagonal,
-                "ranking": "flipit-empty-mask/1"}
+        definition = {"family": "flipit", "width": self.width, "height": self.height,
+                      "diagonal": self.diagonal, "ranking": "flipit-empty-mask/1"}
+        if self.goal_colour != "white":  # stored only when not white, so that the white
+            definition["goal"] = self.goal_colour  # boards keep their definition hash
+        return definition
 
     def make_tables(self):
-        return FlipItTables(*self.move_table)
+        cells = np.arange(self.cells, dtype=np.uint64)
+        everything = (1 << self.cells) - 1
+        others = np.uint64(everything) ^ (np.uint64(1) << cells)
+        return FlipItTables(*self.move_table, np.int64(self.pieces),
+                            np.uint64((1 << self.pieces) - 1), others)
 
     def parse(self, text):
         cells = self.cells_of(str(text).upper(), SYMBOLS, ALIASES,
@@ -139,7 +139,7 @@ class FlipItPuzzle(Puzzle):
         return board
 
     def format(self, board):
-        return format_rows([SYMBOLS[p] for p in board], SIDE)
+        return format_rows([SYMBOLS[p] for p in board], self.width)
 
     def rank(self, board):
         board = [int(p) for p in board]
@@ -150,15 +150,15 @@ class FlipItPuzzle(Puzzle):
             if cell != empty:
                 bits |= (piece == BLACK) << k
                 k += 1
-        return (empty << PIECES) | bits
+        return (empty << self.pieces) | bits
 
     def unrank(self, rank, level=0):
         self.check_rank(rank, level)
-        empty, bits = rank >> PIECES, rank & ((1 << PIECES) - 1)
-        board = np.full(CELLS, WHITE, dtype=np.int64)
+        empty, bits = rank >> self.pieces, rank & ((1 << self.pieces) - 1)
+        board = np.full(self.cells, WHITE, dtype=np.int64)
         board[empty] = EMPTY
         k = 0
-        for cell in range(CELLS):
+        for cell in range(self.cells):
             if cell != empty:
                 if (bits >> k) & 1:
                     board[cell] = BLACK
@@ -166,16 +166,44 @@ class FlipItPuzzle(Puzzle):
         return board
 
     def goal_ranks(self):
-        return np.arange(CELLS, dtype=np.uint64) << np.uint64(PIECES)
+        colours = (1 << self.pieces) - 1 if self.goal_colour == "black" else 0
+        return (np.arange(self.cells, dtype=np.uint64) << np.uint64(self.pieces)) | \
+            np.uint64(colours)
 
     # -- capabilities ----------------------------------------------------------------------
     def symmetries(self):
-        """The square's eight symmetries: lines go to lines, and all-white stays the goal."""
-        return tuple(cell_maps(SIDE, SIDE)[1:])
+        """The rectangle's symmetries (the square's eight): lines go to lines, and a board
+        of one colour stays the goal."""
+        return tuple(cell_maps(self.width, self.height)[1:])
 
     def canonical_ranks(self, ranks, level=0):
         return self.compiled.canonical(np.asarray(ranks, dtype=np.uint64),
-                                       np.array(cell_maps(SIDE, SIDE), dtype=np.int64))
+                                       np.array(cell_maps(self.width, self.height),
+                                                dtype=np.int64), self.tables())
 
     def heuristics(self):
-        return {"corner": lambda: self.compiled.corner_lower_bound()}
+        return {"corner": lambda: self.compiled.corner_lower_bound(self.corner_tables())}
+
+    # The corner bound (seed 003): a corner cell ends every line through it, so a corner
+    # piece is never jumped over while it stays.  A corner piece of the wrong colour must
+    # move out (a move of its own) and later be jumped over (a move of another piece).  For
+    # n such corners this counting proves n + 1 moves on any board: the n departures are
+    # moves of n different pieces, and the last move that turns one of these pieces over is
+    # not a departure.  The seed's 2 per corner could fail in principle (a departing corner
+    # piece may jump over one that left earlier); it is checked against the true distance of
+    # every position of the 4x4 boards, both rule sets (tests/test_flipit.py), which proves
+    # it there and only there.  Admissible, so IDA* stays optimal; not consistent.
+
+    def corner_tables(self):
+        per_corner, first = (2, 0) if (self.width, self.height) == (4, 4) else (1, 1)
+        wrong = 0 if self.goal_colour == "black" else 1  # the colour bit of a wrong piece
+        return CornerTables(np.array(self.corners, dtype=np.int64), np.int64(wrong),
+                            np.int64(per_corner), np.int64(first), self.tables())
+
+    def corner_bound(self, board):
+        """The corner bound of a parsed board, in plain Python (flipit_kernels.corner_bound
+        is the compiled one)."""
+        t = self.corner_tables()
+        goal = COLOURS[self.goal_colour]
+        n = sum(1 for c in self.corners if board[c] not in (EMPTY, goal))
+        return int(t.per_corner) * n + int(t.first) * (n > 0)

@@ -1,5 +1,5 @@
-"""The compiled kernels of Flip It Square (flipit.py): neighbours, the corner bound and the
-smallest rank of an orbit.  A board is held as (empty cell, 16-bit mask of black cells)."""
+"""The compiled kernels of Flip It (flipit.py): neighbours, the corner bound and the smallest
+rank of an orbit.  A board is held as (empty cell, mask of the black cells)."""
 
 import numpy as np
 from numba import prange
@@ -8,64 +8,68 @@ from .. import compiled
 from ..bitops import pdep, pext
 from ..bounds import LowerBound
 from ..compiled import jit
-from .flipit import CELLS, CORNERS, PIECES, CornerTables, FlipItTables
+from .flipit import CornerTables, FlipItTables
 
-FULL = (1 << CELLS) - 1
-
-
-@jit(inline="always")
-def _split(rank):
-    empty = rank >> PIECES
-    others = np.uint64(FULL ^ (1 << empty))
-    return empty, pdep(np.uint64(rank & ((1 << PIECES) - 1)), others)
+ONE = np.uint64(1)
 
 
 @jit(inline="always")
-def _join(empty, black):
-    others = np.uint64(FULL ^ (1 << empty))
-    return (empty << PIECES) | np.int64(pext(black, others))
+def _split(rank, t):
+    empty = rank >> t.pieces
+    return empty, pdep(np.uint64(rank) & t.colours, t.others[empty])
+
+
+@jit(inline="always")
+def _join(empty, black, t):
+    return (empty << t.pieces) | np.int64(pext(black, t.others[empty]))
 
 
 @jit
 def neighbours(rank, level, out, work, t):
-    empty, black = _split(rank)
+    empty, black = _split(rank, t)
     for k in range(t.move_counts[empty]):
         mover = t.moves[empty, k, 0]
         flipped = black ^ np.uint64(t.moves[empty, k, 1])
         # the mover keeps its colour on the old empty cell; its own cell empties
-        colour = (flipped >> np.uint64(mover)) & np.uint64(1)
-        moved = (flipped & ~(np.uint64(1) << np.uint64(mover))) | (colour << np.uint64(empty))
-        out[k] = _join(mover, moved)
+        colour = (flipped >> np.uint64(mover)) & ONE
+        moved = (flipped & ~(ONE << np.uint64(mover))) | (colour << np.uint64(empty))
+        out[k] = _join(mover, moved, t)
     return t.move_counts[empty]
 
 
 @jit(parallel=True)
-def canonical(ranks, perms):
+def canonical(ranks, perms, t):
     """Smallest rank among the images of each rank under the cell maps (identity included)."""
     out = np.empty(ranks.size, dtype=np.uint64)
+    cells = perms.shape[1]
     for i in prange(ranks.size):
-        empty, black = _split(np.int64(ranks[i]))
+        empty, black = _split(np.int64(ranks[i]), t)
         best = np.int64(ranks[i])
         for s in range(perms.shape[0]):
             image_black = np.uint64(0)
             image_empty = 0
-            for c in range(CELLS):
+            for c in range(cells):
                 source = perms[s, c]
                 if source == empty:
                     image_empty = c
-                image_black |= ((black >> np.uint64(source)) & np.uint64(1)) << np.uint64(c)
-            best = min(best, _join(image_empty, image_black))
+                image_black |= ((black >> np.uint64(source)) & ONE) << np.uint64(c)
+            best = min(best, _join(image_empty, image_black, t))
         out[i] = best
     return out
 
 
 @jit
 def corner_bound(rank, work, t):
-    """flipit.corner_bound from a rank: 2 per black corner piece."""
-    _, black = _split(rank)
-    bound = 0
+    """FlipItPuzzle.corner_bound from a rank: per_corner for each corner piece of the wrong
+    colour, plus first if there is one."""
+    empty, black = _split(rank, t.board)
+    wrong = 0
     for c in t.corners:
-        bound += 2 * np.int64((black >> np.uint64(c)) & np.uint64(1))
+        if c != empty and np.int64((black >> np.uint64(c)) & ONE) == t.wrong:
+            wrong += 1
+    bound = t.per_corner * wrong
+    if wrong > 0:
+        bound += t.first
     return bound
 
 
@@ -73,5 +77,5 @@ compiled.register(FlipItTables, neighbours=neighbours)
 compiled.register(CornerTables, lower_bound=corner_bound)
 
 
-def corner_lower_bound():
-    return LowerBound("corner", CornerTables(np.array(CORNERS, dtype=np.int64)))
+def corner_lower_bound(tables):
+    return LowerBound("corner", tables)

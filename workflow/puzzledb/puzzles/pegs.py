@@ -1,26 +1,28 @@
-"""Peg solitaire (seed 004): Hoppers, the English 33-hole board and the 15-hole triangle.
+"""Peg solitaire (seed 004's Hoppers, the English 33-hole board, the 15-hole triangle, and
+any board drawn as text, see Board).
 
 A peg jumps over a neighbouring peg into an empty hole and the jumped peg is removed, so
 every move removes one peg: the puzzles are graded.  The search starts from the start
-position (every hole full but one), and layer d holds the positions after d jumps, those
-with d + 1 empty holes; the layers are disjoint by construction.  Within a level a position
-is ranked by the combinatorial number system over its peg mask: the pegs at holes
-c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the C(holes, k) masks
-(compiled by table lookups in pegs_kernels.py).  Jumps are bit shifts of the mask laid out
-on the board's grid.
+position (every hole full but the start's empty ones), and layer d holds the positions
+after d jumps, those with d more empty holes; the layers are disjoint by construction.
+Within a level a position is ranked by the combinatorial number system over its peg mask:
+the pegs at holes c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the
+C(holes, k) masks (compiled by table lookups in pegs_kernels.py).  Jumps are bit shifts of
+the mask laid out on the board's grid.
 """
 
 from collections import namedtuple
+from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from types import MappingProxyType
 
 import numpy as np
 
-from ..errors import BoardError, PuzzleError
+from ..errors import BoardError, DefinitionError, PuzzleError
 from ..puzzle import Puzzle
 from ..search import ida_star
-from .geometry import grid_transforms
 
 PEG_SYMBOLS = {"o": 1, "x": 1, "1": 1, "●": 1, ".": 0, "0": 0, "_": 0, "○": 0}
 BYTES = 8  # rank tables cover masks of up to 64 holes, one byte at a time
@@ -32,30 +34,62 @@ PegTables = namedtuple("PegTables", "rank_table low_masks low_start low_rank on_
                                     "sources holes start_pegs")
 
 
-# --- boards as data: holes on a grid, jumps (from, over, to) --------------------------------
+# --- boards as data: holes drawn on a grid, jumps (from, over, to) ---------------------------
+
+PEG, EMPTY_HOLE, WALL = "o", ".", "#"  # how a definition draws a board
+DIRECTIONS = {
+    "orthogonal": [(0, 1), (0, -1), (1, 0), (-1, 0)],
+    "horizontal": [(0, 1), (0, -1)],
+    "vertical": [(1, 0), (-1, 0)],
+    "diagonal": [(1, 1), (-1, -1), (1, -1), (-1, 1)],
+    "diagonal-down": [(1, 1), (-1, -1)],  # the diagonals that go down to the right: \\
+    "diagonal-up": [(1, -1), (-1, 1)],  # and up to the right: /
+}
+GRID_CELLS = 64  # the jump kernel lays a position on the board's grid in one 64-bit word
 
 
 class Board:
-    """A peg-solitaire board: its holes (grid coordinates, numbered row-major), the jumps
-    (from, over, to) between them, and the cell maps of its symmetries."""
+    """A peg-solitaire board drawn as text: rows separated by spaces or newlines, `o` a hole
+    with a peg at the start, `.` a hole empty at the start, `#` no hole (a missing cell at
+    the end of a row is no hole either).  Holes are numbered row-major.
 
-    def __init__(self, holes, directions, symmetries):
-        self.holes = sorted(holes)
+    jumps maps a direction of DIRECTIONS to its step: a peg jumps over the hole `step` cells
+    away into the hole 2 * step cells away, whatever lies between (Hoppers' orthogonal jumps
+    have step 2: over a cell with no hole and the hole beyond it)."""
+
+    def __init__(self, text, jumps):
+        rows = str(text).split()
+        unknown = sorted(set("".join(rows)) - {PEG, EMPTY_HOLE, WALL})
+        if unknown:
+            raise DefinitionError("board", f"symbols {''.join(unknown)!r}: draw holes with "
+                                  f"o (a peg at the start) or . (empty at the start), no "
+                                  f"hole with #")
+        self.holes = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
+                      if ch != WALL]
         self.index = {h: i for i, h in enumerate(self.holes)}
-        jumps = []
-        for i, (r, c) in enumerate(self.holes):
-            for dr, dc, step in directions:
-                over = (r + dr * step, c + dc * step)
-                to = (r + 2 * dr * step, c + 2 * dc * step)
-                if over in self.index and to in self.index:
-                    jumps.append((i, self.index[over], self.index[to]))
-        self.jumps = sorted(jumps)
-        # image board = board[perm]: the hole a symmetry sends each hole to is read back
-        self.symmetries = []
-        for transform in symmetries:
-            perm = tuple(self.index[transform(*h)] for h in self.holes)
-            if perm != tuple(range(len(self.holes))):
-                self.symmetries.append(perm)
+        self.start_empty = [i for i, (r, c) in enumerate(self.holes)
+                            if rows[r][c] == EMPTY_HOLE]
+        width = max((c for _, c in self.holes), default=0) + 1
+        if len(self.holes) < 3 or len(rows) * width > GRID_CELLS:
+            raise DefinitionError("board", f"{len(self.holes)} holes on a {width}x{len(rows)} "
+                                  f"grid: at least 3 holes, and at most {GRID_CELLS} cells "
+                                  f"of grid")
+        if not self.start_empty or len(self.start_empty) == len(self.holes):
+            raise DefinitionError("board", "the start needs a peg (o) and an empty hole (.)")
+        self.vectors = set()
+        for name, step in dict(jumps).items():
+            if name not in DIRECTIONS:
+                raise DefinitionError("jumps", f"unknown direction {name!r} (known: "
+                                      f"{', '.join(DIRECTIONS)})")
+            if not isinstance(step, int) or step < 1:
+                raise DefinitionError("jumps", f"{name}: step {step!r}, expected 1 or more")
+            self.vectors |= {(dr * step, dc * step) for dr, dc in DIRECTIONS[name]}
+        self.jumps = sorted(
+            (i, self.index[(r + dr, c + dc)], self.index[(r + 2 * dr, c + 2 * dc)])
+            for i, (r, c) in enumerate(self.holes) for dr, dc in self.vectors
+            if (r + dr, c + dc) in self.index and (r + 2 * dr, c + 2 * dc) in self.index)
+        self.symmetries = [p for p in lattice_symmetries(self.holes, self.vectors)
+                           if p != tuple(range(len(self.holes)))]
 
     def rows(self):
         out = {}
@@ -63,31 +97,80 @@ class Board:
             out.setdefault(r, []).append(i)
         return [out[r] for r in sorted(out)]
 
-
-ORTHOGONAL = [(0, 1, 1), (0, -1, 1), (1, 0, 1), (-1, 0, 1)]
-
-
-def hoppers_board():
-    """13 holes at the cells of a 5x5 grid with even row + column; a peg jumps diagonally
-    over the next hole, or along a row or column over the hole two cells away."""
-    holes = [(r, c) for r in range(5) for c in range(5) if (r + c) % 2 == 0]
-    directions = [(1, 1, 1), (1, -1, 1), (-1, 1, 1), (-1, -1, 1),
-                  (0, 1, 2), (0, -1, 2), (1, 0, 2), (-1, 0, 2)]
-    return Board(holes, directions, grid_transforms(5, 5))
+    def mask_of_drawing(self, text, key):
+        """The peg mask of a position drawn like the board (o a peg, . an empty hole, #
+        where the board has no hole); DefinitionError naming `key` if it is not."""
+        rows = str(text).split()
+        holes = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != WALL]
+        if holes != self.holes or set("".join(rows)) - {PEG, EMPTY_HOLE, WALL}:
+            raise DefinitionError(key, f"{text!r} is not drawn on the board's holes (o a "
+                                  f"peg, . an empty hole, # no hole)")
+        return sum(1 << self.index[(r, c)] for r, c in holes if rows[r][c] == PEG)
 
 
-def english_board():
-    """The English cross of 33 holes on a 7x7 grid; orthogonal jumps."""
-    holes = [(r, c) for r in range(7) for c in range(7) if 2 <= r <= 4 or 2 <= c <= 4]
-    return Board(holes, ORTHOGONAL, grid_transforms(7, 7))
+def lattice_symmetries(holes, vectors):
+    """The cell maps of the board's symmetries (image board = board[perm]): the linear maps
+    that carry the set of jump vectors onto itself, followed by the translation that
+    carries the holes onto the holes.  Every such map sends jumps to jumps.  The square grid
+    gives the 8 of the square; a triangle drawn row by row (jumps along rows, columns and one
+    diagonal) or staggered (jumps along the rows, two cells a step, and both diagonals) the 6
+    of the triangle."""
+    vectors = sorted(vectors)
+    basis = next(((v, w) for v in vectors for w in vectors if v[0] * w[1] != v[1] * w[0]),
+                 None)
+    if basis is None:  # no jumps, or all along one line: the square's maps that keep them
+        maps = [((a, b), (c, d)) for a, b, c, d in
+                ((1, 0, 0, 1), (-1, 0, 0, 1), (1, 0, 0, -1), (-1, 0, 0, -1),
+                 (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, -1, 0), (0, -1, -1, 0))]
+    else:
+        (v1, v2), det = basis, basis[0][0] * basis[1][1] - basis[0][1] * basis[1][0]
+        maps = []
+        for w1 in vectors:  # the map A with A v1 = w1, A v2 = w2: A = W V^-1
+            for w2 in vectors:
+                a, b, c, d = (Fraction(e, det) for e in (
+                    w1[0] * v2[1] - w2[0] * v1[1], w2[0] * v1[0] - w1[0] * v2[0],
+                    w1[1] * v2[1] - w2[1] * v1[1], w2[1] * v1[0] - w1[1] * v2[0]))
+                maps.append(((a, b), (c, d)))
+    index = {h: i for i, h in enumerate(holes)}
+    found = set()
+    for (a, b), (c, d) in maps:
+        if {(a * r + b * s, c * r + d * s) for r, s in vectors} != set(vectors):
+            continue
+        image = [(a * r + b * s, c * r + d * s) for r, s in holes]
+        shift = (min(holes)[0] - min(image)[0], min(holes)[1] - min(image)[1])
+        moved = [(r + shift[0], s + shift[1]) for r, s in image]
+        if set(moved) == set(index):  # Fractions equal to whole numbers match the holes
+            found.add(tuple(index[h] for h in moved))
+    return sorted(found)
 
 
-def triangle_board():
-    """15 holes in a triangle, row r holding columns 0..r; jumps along the three directions
-    of the triangular lattice.  Only the left-right mirror keeps the top hole in place."""
-    holes = [(r, c) for r in range(5) for c in range(r + 1)]
-    directions = ORTHOGONAL[:2] + [(1, 0, 1), (-1, 0, 1), (1, 1, 1), (-1, -1, 1)]
-    return Board(holes, directions, [lambda r, c: (r, c), lambda r, c: (r, r - c)])
+def parity_invariants(holes, jumps):
+    """A basis of the sets S of holes whose number of pegs keeps its parity under every jump
+    (as hole masks): a jump empties `from` and `over` and fills `to`, so S works when it
+    holds an even number of the three holes of every jump.  Gaussian elimination over GF(2)
+    on one row per jump."""
+    pivots = {}  # pivot hole -> reduced row (mask)
+    for f, o, t in jumps:
+        row = (1 << f) ^ (1 << o) ^ (1 << t)
+        for hole, pivot_row in pivots.items():
+            if row >> hole & 1:
+                row ^= pivot_row
+        if row:
+            hole = row.bit_length() - 1
+            for other in pivots:
+                if pivots[other] >> hole & 1:
+                    pivots[other] ^= row
+            pivots[hole] = row
+    basis = []
+    for free in range(holes):  # the null space: one vector per hole that is no pivot
+        if free in pivots:
+            continue
+        vector = 1 << free
+        for hole, row in pivots.items():
+            if row >> free & 1:
+                vector |= 1 << hole
+        basis.append(vector)
+    return basis
 
 
 def low_tables():
@@ -162,25 +245,72 @@ class PegSolitaire(Puzzle):
     graded = True
     reversible = False  # jumps remove pegs: the layers are distances from the start only
 
-    def __init__(self, name, description, board, start_hole):
+    def __init__(self, name, board, jumps=MappingProxyType({"orthogonal": 1}), finish=None,
+                 description=""):
         self.name = name
-        self.description = description
-        self.board = board
-        self.cells = len(board.holes)
-        self.jumps = board.jumps
-        self.start_hole = start_hole
-        self.start_pegs = self.cells - 1
+        self.board = Board(board, jumps)
+        self.cells = len(self.board.holes)
+        self.jumps = self.board.jumps
+        self.start_empty = self.board.start_empty
+        self.start_pegs = self.cells - len(self.start_empty)
         self.size = sum(self.levels())
         self.max_moves = len(self.jumps)
+        self.finish = self._finish(finish)
+        self.description = description or (
+            f"peg solitaire on {self.cells} holes, {self.start_pegs} pegs at the start")
+
+    def _finish(self, finish):
+        """The finish as a peg mask: a hole number (one peg there) or a drawing of the
+        board; DefinitionError if a jump invariant tells it apart from the start.  None
+        given: one peg in the start's empty hole, when it has one and no invariant rules it
+        out; else no finish."""
+        start = self.mask(self.start())
+        if finish is None:
+            default = 1 << self.start_empty[0] if len(self.start_empty) == 1 else None
+            return default if default and self._invariant_apart(start, default) is None \
+                else None
+        if isinstance(finish, int):
+            if not 0 <= finish < self.cells:
+                raise DefinitionError("finish", f"no hole {finish}; the holes are "
+                                      f"0..{self.cells - 1}")
+            mask = 1 << finish
+        else:
+            mask = self.board.mask_of_drawing(finish, "finish")
+        if not 0 < bin(mask).count("1") < bin(start).count("1"):
+            raise DefinitionError("finish", "the finish needs at least one peg, and fewer "
+                                  "than the start")
+        invariant = self._invariant_apart(start, mask)
+        if invariant is not None:
+            holes = ", ".join(str(h) for h in range(self.cells) if invariant >> h & 1)
+            odd = bin(start & invariant).count("1") & 1
+            raise DefinitionError(
+                "finish", f"unreachable from the start: every jump keeps the parity of the "
+                f"pegs on holes {holes}, {'odd' if odd else 'even'} at the start and "
+                f"{'even' if odd else 'odd'} at the finish")
+        return mask
+
+    def _invariant_apart(self, start, finish):
+        """A set of holes (mask) whose peg count parity every jump keeps but which differs
+        between the two positions; None if no such parity tells them apart."""
+        for invariant in parity_invariants(self.cells, self.jumps):
+            if (bin(start & invariant).count("1") ^ bin(finish & invariant).count("1")) & 1:
+                return invariant
+        return None
 
     def definition(self):
-        return {
+        definition = {
             "family": "pegs",
             "holes": [list(h) for h in self.board.holes],
             "jumps": [list(j) for j in self.jumps],
-            "start_hole": self.start_hole,
             "ranking": "pegs-colex/1",
         }
+        # one empty hole, the start of every board before several were allowed, keeps the
+        # key it had, so that those boards keep their definition hash
+        if len(self.start_empty) == 1:
+            definition["start_hole"] = self.start_empty[0]
+        else:
+            definition["start_holes"] = list(self.start_empty)
+        return definition
 
     def make_tables(self):
         on_grid, shifts, sources = jump_directions(self.board)
@@ -231,15 +361,17 @@ class PegSolitaire(Puzzle):
                                                            self.pegs_at(level), self.tables())))
 
     def start(self):
-        return self.board_of_mask(((1 << self.cells) - 1) ^ (1 << self.start_hole))
+        empty = sum(1 << h for h in self.start_empty)
+        return self.board_of_mask(((1 << self.cells) - 1) ^ empty)
 
     def goal_ranks(self):
         return np.array([self.rank(self.start())], dtype=np.uint64)
 
     def symmetries(self):
-        """The board's symmetries that keep the start's empty hole: only they carry every
+        """The board's symmetries that keep the start's empty holes: only they carry every
         layer onto itself."""
-        return tuple(p for p in self.board.symmetries if p[self.start_hole] == self.start_hole)
+        empty = set(self.start_empty)
+        return tuple(p for p in self.board.symmetries if {p[h] for h in empty} == empty)
 
     def canonical_ranks(self, ranks, level=0):
         ranks = np.asarray(ranks, dtype=np.uint64)
@@ -275,15 +407,17 @@ class PegSolitaire(Puzzle):
 
     def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
         """Shortest solutions in the move metric (consecutive jumps by one peg are one
-        move) from the start to a single peg at hole `finish` (None: the hole empty at the
-        start), by iterative deepening
-        (search.ida_star).  first_move: a tuple of holes fixing the first move.
-        Returns the SearchResult; solutions are lists of hole tuples."""
-        finish = self.start_hole if finish is None else finish
-        if not 0 <= finish < self.cells:
+        move) from the start to a single peg at hole `finish` (None: the definition's
+        finish), by iterative deepening (search.ida_star).  first_move: a tuple of holes
+        fixing the first move.  Returns the SearchResult; solutions are lists of hole
+        tuples."""
+        if finish is None and self.finish is None:
+            raise PuzzleError(f"{self.name}: its definition has no finish; give the hole "
+                              f"of the last peg")
+        if finish is not None and not 0 <= finish < self.cells:
             raise PuzzleError(f"{self.name}: no hole {finish}; the holes are 0..{self.cells - 1}")
         start = self.mask(self.start())
-        goal = 1 << finish
+        goal = self.finish if finish is None else 1 << finish
         prefix = []
         if first_move is not None:
             first_move = tuple(first_move)

@@ -10,16 +10,17 @@ kernels are in sliding_kernels.py.
 
 import re
 from collections import Counter, namedtuple
-from math import factorial
+from math import factorial, prod
 
 import numpy as np
 
-from ..errors import BoardError, PuzzleError
+from ..errors import BoardError, DefinitionError, PuzzleError
 from ..puzzle import SEPARATORS, Puzzle, TilePartition, format_rows
 from ..ranking import combination_masks, multiset_weights, permutation_parity
-from .geometry import grid_adjacency
+from .geometry import cell_maps, grid_adjacency
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+MAX_CELLS = 64  # a board's cells as the bits of one word (repeated pieces)
 
 # The kernels' data (see compiled.py).  Distinct tiles: the permutation rank of ranking.py;
 # repeated pieces: the multiset rank, with the unrank table of each class's combinations.
@@ -39,14 +40,22 @@ class SlidingPuzzle(Puzzle):
 
     def __init__(self, name, width, height, goal, description=""):
         self.name = name
-        self.description = description
         self.width = width
         self.height = height
         self.cells = width * height
-        goal = "".join(ch for ch in str(goal) if ch != " ").lower()
-        if len(goal) != self.cells or goal.count("0") != 1:
-            raise PuzzleError(f"{name}: goal {goal!r} must have {self.cells} cells and "
-                              f"exactly one blank (0)")
+        for key, length in (("width", width), ("height", height)):
+            if length < 2:
+                raise DefinitionError(key, f"{length}: at least 2 (on a single row or column "
+                                      f"the pieces never pass each other)")
+        if self.cells > MAX_CELLS:
+            raise DefinitionError("width", f"a {width}x{height} board has {self.cells} cells, "
+                                  f"more than {MAX_CELLS}")
+        given = goal
+        goal = self.goal_cells(goal, SYMBOLS, {"_": "0"},
+                               "use 1-9 and a-z for pieces, 0 for the blank")
+        if goal.count("0") != 1:
+            raise DefinitionError("goal", f"{given!r} has {goal.count('0')} blanks (0), "
+                                  f"expected exactly one")
         self.symbols = "0" + "".join(sorted(set(goal) - {"0"}))
         self.code = {s: i for i, s in enumerate(self.symbols)}
         self.goal = np.array([self.code[s] for s in goal], dtype=np.int64)
@@ -54,6 +63,13 @@ class SlidingPuzzle(Puzzle):
         self.counts = np.array([goal.count(s) for s in self.symbols], dtype=np.int64)
         self.adjacent = grid_adjacency(width, height)
         self.distinct = bool(np.all(self.counts == 1))
+        # distinct tiles: half the orders of the tiles, for each blank cell; repeated pieces:
+        # every arrangement (swapping two equal pieces fixes any parity)
+        size = (self.cells * (factorial(self.cells - 1) // 2) if self.distinct else
+                factorial(self.cells) // prod(factorial(int(c)) for c in self.counts))
+        if size >= 2**63:
+            raise DefinitionError("goal", f"{width}x{height} with these pieces has {size:,} "
+                                  f"positions, too many to rank in 64 bits")
         if self.distinct:
             self.half_factorial = factorial(len(self.symbols) - 1) // 2
             self.size = self.cells * self.half_factorial
@@ -66,6 +82,8 @@ class SlidingPuzzle(Puzzle):
             )
         else:
             self.weights, self.size = multiset_weights(self.counts)
+        self.description = description or (
+            f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}")
 
     @property
     def work_size(self):
@@ -138,10 +156,21 @@ class SlidingPuzzle(Puzzle):
         self.compiled.unrank(np.int64(rank), out, self.tables())
         return out
 
-    def goal_ranks(self):
-        return np.array([self.rank(self.goal)], dtype=np.uint64)
-
     # -- capabilities ----------------------------------------------------------------------
+    def symmetries(self):
+        """The rectangle's symmetries (the square's eight) that map the goal onto itself,
+        piece for piece: moves go to moves, so layers are unions of orbits.  Only a goal
+        with repeated pieces can have one (distinct tiles would need renaming)."""
+        return tuple(p for p in cell_maps(self.width, self.height)[1:]
+                     if np.array_equal(self.goal[list(p)], self.goal))
+
+    def canonical_ranks(self, ranks, level=0):
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        if not self.symmetries():
+            return ranks.copy()
+        perms = np.array([tuple(range(self.cells)), *self.symmetries()], dtype=np.int64)
+        return self.compiled.canonical(ranks, perms, self.tables())
+
     def heuristics(self):
         return {"manhattan": lambda: self.compiled.manhattan_bound(self)}
 

@@ -7,6 +7,7 @@ blank's keeps its value in both rank families: such neighbours cost one addition
 """
 
 import numpy as np
+from numba import prange
 from numba.extending import overload
 
 from .. import compiled
@@ -191,3 +192,23 @@ def pattern_bound(puzzle, abstract, colours, depths):
     return LowerBound(f"pdb:{abstract.name}",
                       PatternTables(puzzle.tables(), abstract.tables(), colours, depths),
                       2 * puzzle.cells)
+
+
+@jit(parallel=True)
+def canonical(ranks, perms, t):
+    """Smallest rank among the images of each rank under the cell maps (identity first)."""
+    out = np.empty(ranks.size, dtype=np.uint64)
+    cells = perms.shape[1]
+    step = 4096
+    for chunk in prange((ranks.size + step - 1) // step):
+        board = np.empty(cells, dtype=np.int64)
+        image = np.empty(cells, dtype=np.int64)
+        for i in range(chunk * step, min(ranks.size, (chunk + 1) * step)):
+            board_unrank(np.int64(ranks[i]), board, t)
+            best = np.int64(ranks[i])
+            for s in range(perms.shape[0]):
+                for c in range(cells):
+                    image[c] = board[perms[s, c]]
+                best = min(best, board_rank(image, t))
+            out[i] = np.uint64(best)
+    return out

@@ -39,6 +39,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every process (Snakemake, its jobs, the warm-up) imports this checkout's puzzledb.
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    filter(None, [str(ROOT / "workflow"), os.environ.get("PYTHONPATH")])))
 
 # Published per-depth tables (positions at exactly d moves from the goal) of the built-in
 # sliding puzzles with the blank's goal in a corner.
@@ -68,7 +71,7 @@ def snakemake(workdir, config, cores):
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "snakemake", f"results/{puzzle}/layers/manifest.json",
                     "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
-                    "--cores", str(cores), "--quiet"], check=True, capture_output=True)
+                    "--cores", str(cores), "--quiet"], check=True, capture_output=True, env=ENV)
     return time.perf_counter() - started, load, os.getloadavg()[0]
 
 
@@ -167,7 +170,7 @@ def warm_up(workdir):
     for extra in ([], ["--shards", "2", "--job-states", "20000"]):
         shutil.rmtree(workdir, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "puzzledb.cli", "build", "eight", "--results",
-                        str(workdir), *extra], check=True, capture_output=True)
+                        str(workdir), *extra], check=True, capture_output=True, env=ENV)
 
 
 def probe(root, cores, threads):

@@ -39,26 +39,16 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from published_figures import EIGHT_CORNER, ELEVEN_CORNER  # noqa: E402
+
 # Every process (Snakemake, its jobs, the warm-up) imports this checkout's puzzledb.
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
     filter(None, [str(ROOT / "workflow"), os.environ.get("PYTHONPATH")])))
 
 # Published per-depth tables (positions at exactly d moves from the goal) of the built-in
 # sliding puzzles with the blank's goal in a corner.
-PUBLISHED = {
-    # OEIS A090166: the 4 x 3 puzzle (3 x 4 is its transpose), blank's goal in a corner;
-    # 239,500,800 positions, radius 53 (Karlemo and Ostergard, 2000).
-    "eleven": [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494, 4442, 7854, 13899,
-               24215, 41802, 71167, 119888, 198363, 323206, 515778, 811000, 1248011, 1885279,
-               2782396, 4009722, 5621354, 7647872, 10065800, 12760413, 15570786, 18171606,
-               20299876, 21587248, 21841159, 20906905, 18899357, 16058335, 12772603,
-               9515217, 6583181, 4242753, 2503873, 1350268, 643245, 270303, 92311, 27116,
-               5390, 1115, 86, 18],
-    # OEIS A089473: the 8-puzzle, blank's goal in a corner; radius 31.
-    "eight": [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485,
-              5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910,
-              760, 221, 2],
-}
+PUBLISHED = {"eleven": ELEVEN_CORNER, "eight": EIGHT_CORNER}
 
 
 def snakemake(workdir, config, cores):

@@ -124,10 +124,12 @@ class Frontier(FrontierPlan):
                 if not sources:
                     continue
                 low, high = self.segment_range(depth, t)
-                incoming = [np.fromfile(path, dtype=np.uint64, count=o[t + 1] - o[t],
-                                        offset=8 * int(o[t])) for path, o in sources]
-                known = [layer.ranks_between(low, high) for layer in older]
-                ranks = _segment_of_layer(incoming, known, low, high)
+                # read lazily: a dense segment marks each piece's group and drops it
+                incoming = (np.fromfile(path, dtype=np.uint64, count=o[t + 1] - o[t],
+                                        offset=8 * int(o[t])) for path, o in sources)
+                total = sum(int(o[t + 1] - o[t]) for _, o in sources)
+                known = (layer.ranks_between(low, high) for layer in older)
+                ranks = _segment_of_layer(incoming, total, known, low, high)
                 if ranks.size:
                     _save(out / f"m{t:05d}.u64", ranks)
         finally:
@@ -254,10 +256,10 @@ def _save(path, array):
         array.tofile(tmp)
 
 
-def _segment_of_layer(incoming, known, low, high):
-    """The distinct ranks of the incoming arrays that are in none of the known sorted
-    arrays, sorted: through a bitset of [low, high) when it is dense, else by sorting."""
-    total = sum(a.size for a in incoming)
+def _segment_of_layer(incoming, total, known, low, high):
+    """The distinct ranks of the incoming arrays (an iterable of `total` ranks in all) that
+    are in none of the known sorted arrays (an iterable), sorted: through a bitset of
+    [low, high) when it is dense (one array held at a time), else by sorting them all."""
     if high - low <= DENSE_RATIO * total:
         bits = np.zeros(words_for(high - low), dtype=np.uint64)
         base = np.uint64(low)
@@ -267,7 +269,7 @@ def _segment_of_layer(incoming, known, low, high):
             unmark(bits, a, base)
         return np.concatenate([block + base for block in bitset.iter_ranks(bits)] or
                               [np.zeros(0, dtype=np.uint64)])
-    ranks = _sorted(np.concatenate(incoming))
+    ranks = _sorted(np.concatenate(list(incoming)))
     ranks = ranks[:unique_sorted(ranks)]
     for a in known:
         ranks = ranks[:difference_sorted(ranks, a)]

@@ -1,9 +1,14 @@
 """Rule frontier_merge: one part of a layer's segments, from every expanded part."""
 
+import sys
+
 from puzzledb.frontier import Frontier
 from puzzledb.job import rule_log
 
 with rule_log(snakemake):
-    Frontier.for_rule(snakemake).merge(
-        int(snakemake.wildcards.depth), int(snakemake.wildcards.part),
-        int(snakemake.wildcards.parts), snakemake.input.expanded, snakemake.output[0])
+    depth, part, parts = (int(snakemake.wildcards[k]) for k in ("depth", "part", "parts"))
+    print(f"{snakemake.wildcards.puzzle}: depth {depth}, part {part} of {parts}: mem_mb "
+          f"{snakemake.resources.mem_mb} (from the neighbours its segments received)",
+          file=sys.stderr)
+    Frontier.for_rule(snakemake).merge(depth, part, parts, snakemake.input.expanded,
+                                       snakemake.output[0])

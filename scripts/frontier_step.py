@@ -10,7 +10,7 @@ from puzzledb.job import rule_log
 
 with rule_log(snakemake, append=True):
     previous = snakemake.input.get("previous")
-    Frontier.for_rule(snakemake).step(
+    Frontier.for_rule(snakemake).within(snakemake.resources.mem_mb).step(
         int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),
         previous=json.loads(Path(previous).read_text()) if previous else None,
         log=lambda message: print(message, file=sys.stderr))

@@ -45,20 +45,25 @@ from .frontier_kernels import (
     unmark,
 )
 from .frontier_plan import FrontierPlan
-from .memory import PIECE_STATES, search_mib, words_for
-from .store import LayerError, LayerInfo, LayerStore, atomic_file, write_text
+from .memory import (
+    DENSE_RATIO,
+    PIECE_STATES,
+    PROCESS_OVERHEAD_MB,
+    search_mib,
+    words_for,
+)
+from .store import LayerError, LayerInfo, atomic_file, write_text
 
-DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
-#                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SORT_THREADS = 2
 
 
 class Frontier(FrontierPlan):
     """The frontier search of one puzzle (see FrontierPlan for how it is cut)."""
 
-    def __post_init__(self):
-        super().__post_init__()
-        self.store = LayerStore(self.directory, self.puzzle)
+    # bytes a step job may hold for the depths it searches in-process (None: no bound); a
+    # depth whose merge would need more is handed to expand and merge jobs, whose need is
+    # then computed exactly (merge_bytes)
+    budget = None
 
     @classmethod
     def at(cls, name, work, job_states, segments, depth_limit=None):
@@ -75,6 +80,11 @@ class Frontier(FrontierPlan):
         set_threads(snakemake.threads)
         return cls.at(snakemake.wildcards.puzzle, snakemake.params.work,
                       snakemake.config["job_states"], **snakemake.params.plan)
+
+    def within(self, mem_mb):
+        """This search with its in-process depths bounded by a job's mem_mb."""
+        self.budget = (mem_mb - PROCESS_OVERHEAD_MB) * 2**20
+        return self
 
     # -- the two phases ------------------------------------------------------------------------
     def expand(self, depth, part, parts, out):
@@ -98,8 +108,8 @@ class Frontier(FrontierPlan):
                 offsets = np.empty(targets + 1, dtype=np.int64)
                 group_by_segment(found, counts, moves, target_size, grouped, offsets)
                 del found
-                _save(out / f"x{part:05d}.{k:05d}.u64", grouped)
-                _save(out / f"x{part:05d}.{k:05d}.offsets", offsets)
+                _save(out / f"x{part:05d}.{k:05d}.u64", [grouped])
+                _save(out / f"x{part:05d}.{k:05d}.offsets", [offsets])
 
     def merge(self, depth, part, parts, expanded, out):
         """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
@@ -107,31 +117,28 @@ class Frontier(FrontierPlan):
         sorted file per non-empty segment in directory `out`."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        # each expanded piece: its file and where each segment's group starts in it; a
-        # group is read when its segment is merged, so memory holds one segment's groups
-        pieces = [(path, np.fromfile(path.with_suffix(".offsets"), dtype=np.int64))
-                  for directory in expanded for path in sorted(Path(directory).glob("x*.u64"))]
-        older = [] if self.puzzle.graded else \
-            [self.store.open_layer(d) for d in (depth - 1, depth - 2) if d >= 0]
-        # the segments of this part: every merge job cuts them alike, by the neighbours
-        # each segment receives, so the parts carry about equal work
-        received = np.zeros(self.segment_count(depth), dtype=np.int64)
-        for _, o in pieces:
-            received += np.diff(o)
+        pieces, received = self._received(depth, expanded)
+        older = self._older(depth)
         try:
             for t in self.balanced(received, part, parts):
-                sources = [(path, o) for path, o in pieces if o[t + 1] > o[t]]
-                if not sources:
+                if received[t] == 0:
                     continue
                 low, high = self.segment_range(depth, t)
-                # read lazily: a dense segment marks each piece's group and drops it
-                incoming = (np.fromfile(path, dtype=np.uint64, count=o[t + 1] - o[t],
-                                        offset=8 * int(o[t])) for path, o in sources)
-                total = sum(int(o[t + 1] - o[t]) for _, o in sources)
-                known = (layer.ranks_between(low, high) for layer in older)
-                ranks = _segment_of_layer(incoming, total, known, low, high)
-                if ranks.size:
-                    _save(out / f"m{t:05d}.u64", ranks)
+                # one segment's groups, read into one array: memory holds one segment
+                incoming = np.empty(int(received[t]), dtype=np.uint64)
+                filled = 0
+                for path, o in pieces:
+                    n = int(o[t + 1] - o[t])
+                    if n:
+                        with open(path, "rb") as f:
+                            f.seek(8 * int(o[t]))
+                            f.readinto(memoryview(incoming[filled:filled + n]))
+                        filled += n
+                known = [layer.ranks_between(low, high) for layer in older]
+                blocks = _segment_of_layer(incoming, known, low, high)
+                del incoming
+                if any(b.size for b in blocks):
+                    _save(out / f"m{t:05d}.u64", blocks)
         finally:
             for layer in older:
                 layer.close()
@@ -183,9 +190,11 @@ class Frontier(FrontierPlan):
             elif parts > 1:
                 following = "fanout"
             else:
-                info = self._stored(depth + 1) or self._in_process(depth + 1)
+                info = self._stored(depth + 1) or self._in_process(depth + 1, log)
                 if info is None:
                     following = "done"
+                elif info is _HANDED_ON:
+                    following = "fanout"
                 else:
                     layers.append(info)
                     log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
@@ -198,12 +207,20 @@ class Frontier(FrontierPlan):
         write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
         return record
 
-    def _in_process(self, depth):
-        """One depth by both phases in this process; its LayerInfo, None if empty."""
+    def _in_process(self, depth, log):
+        """One depth by both phases in this process: its LayerInfo, None if empty,
+        _HANDED_ON if its merge would need more than the budget."""
         scratch = self.work / f"d{depth:03d}" / "in-process"
         shutil.rmtree(scratch, ignore_errors=True)
         try:
             self.expand(depth, 0, 1, scratch / "expand")
+            if self.budget is not None:
+                need = self.merge_bytes(depth, 0, 1, [scratch / "expand"])
+                if need > self.budget:
+                    log(f"{self.puzzle.name}: depth {depth}: its largest segment needs "
+                        f"{need / 2**20:,.1f} MiB, more than this job's "
+                        f"{self.budget / 2**20:,.1f} MiB: handed on to a merge job")
+                    return _HANDED_ON
             self.merge(depth, 0, 1, [scratch / "expand"], scratch / "merge")
             return self.write(depth, [scratch / "merge"])
         finally:
@@ -250,30 +267,34 @@ class Frontier(FrontierPlan):
             depth_limit=self.depth_limit if record["next"] == "limit" else None)
 
 
-def _save(path, array):
-    """A work file: the array's raw bytes (native order), written atomically."""
+_HANDED_ON = "handed on"  # what _in_process returns for a depth left to expand/merge jobs
+
+
+def _save(path, blocks):
+    """A work file: the arrays' raw bytes (native order), one after the other, written
+    atomically."""
     with atomic_file(path) as tmp:
-        array.tofile(tmp)
+        with open(tmp, "wb") as f:
+            for block in blocks:
+                block.tofile(f)
 
 
-def _segment_of_layer(incoming, total, known, low, high):
-    """The distinct ranks of the incoming arrays (an iterable of `total` ranks in all) that
-    are in none of the known sorted arrays (an iterable), sorted: through a bitset of
-    [low, high) when it is dense (one array held at a time), else by sorting them all."""
-    if high - low <= DENSE_RATIO * total:
+def _segment_of_layer(incoming, known, low, high):
+    """The distinct ranks of the array incoming that are in none of the known sorted arrays,
+    sorted, as a list of arrays: through a bitset of [low, high) when it is dense, else by
+    sorting (segment_merge_bytes states what either way holds)."""
+    if high - low <= DENSE_RATIO * incoming.size:
         bits = np.zeros(words_for(high - low), dtype=np.uint64)
         base = np.uint64(low)
-        for a in incoming:
-            mark(bits, np.asarray(a), base)
+        mark(bits, incoming, base)
         for a in known:
             unmark(bits, a, base)
-        return np.concatenate([block + base for block in bitset.iter_ranks(bits)] or
-                              [np.zeros(0, dtype=np.uint64)])
-    ranks = _sorted(np.concatenate(list(incoming)))
+        return [block + base for block in bitset.iter_ranks(bits)]
+    ranks = _sorted(incoming)
     ranks = ranks[:unique_sorted(ranks)]
     for a in known:
         ranks = ranks[:difference_sorted(ranks, a)]
-    return ranks
+    return [ranks]
 
 
 def _sorted(a):

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from .errors import PuzzleError
+from .memory import segment_merge_bytes
+from .store import LayerStore
 
 
 @dataclass
@@ -30,6 +32,7 @@ class FrontierPlan:
         if not (self.puzzle.reversible or self.puzzle.graded):
             raise PuzzleError(f"{self.puzzle.name}: the frontier search needs a puzzle whose "
                               f"moves can be undone, or a graded one")
+        self.store = LayerStore(self.directory, self.puzzle)
 
     # -- the cut of the rank space ------------------------------------------------------------
     def level(self, depth):
@@ -67,6 +70,44 @@ class FrontierPlan:
         first = 0 if part == 0 else int(cut[0])
         last = len(weights) if part == parts - 1 else int(cut[1])
         return range(first, last)
+
+    # -- the memory of a merge ----------------------------------------------------------------
+    def merge_bytes(self, depth, part, parts, expanded):
+        """What merge(depth, part, parts, expanded) holds at most besides the process,
+        computed from the expanded pieces on disk (segment_merge_bytes of its largest
+        segment), so that a job's need is known before it starts."""
+        _, received = self._received(depth, expanded)
+        older = self._older(depth)
+        need = 0
+        try:
+            for t in self.balanced(received, part, parts):
+                if received[t]:
+                    low, high = self.segment_range(depth, t)
+                    known = sum(b - a for a, b in
+                                (layer.positions_between(low, high) for layer in older))
+                    need = max(need, segment_merge_bytes(received[t], known, high - low))
+        finally:
+            for layer in older:
+                layer.close()
+        return need
+
+    def _received(self, depth, expanded):
+        """The expanded pieces in the directories `expanded` (each piece's file and where
+        each segment's group starts in it) and the neighbours each segment of depth
+        receives from them all (every merge job of a depth cuts its segments alike, by
+        these, so that the parts carry about equal work)."""
+        pieces = [(path, np.fromfile(path.with_suffix(".offsets"), dtype=np.int64))
+                  for directory in expanded for path in sorted(Path(directory).glob("x*.u64"))]
+        received = np.zeros(self.segment_count(depth), dtype=np.int64)
+        for _, o in pieces:
+            received += np.diff(o)
+        return pieces, received
+
+    def _older(self, depth):
+        """The layers a merge of depth subtracts (depth - 1 and depth - 2), open."""
+        if self.puzzle.graded:
+            return []
+        return [self.store.open_layer(d) for d in (depth - 1, depth - 2) if d >= 0]
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):

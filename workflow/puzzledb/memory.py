@@ -17,10 +17,15 @@ EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
 PROCESS_OVERHEAD_MB = 256
 
 
-# The frontier engine (frontier.py) expands at most this many source states at once, and
-# assumes that no segment holds more than SKEW times its share of a layer.
+# The frontier engine (frontier.py) expands at most this many source states at once.  Its
+# estimates made before a layer is expanded assume that no segment receives more than SKEW
+# times its share of the neighbours; a merge job's need is then computed exactly from what
+# its segments received (segment_merge_bytes), and a step job that would exceed its
+# estimate hands the depth to such jobs.
 PIECE_STATES = 1 << 20
 SKEW = 2
+DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
+#                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
 
 
@@ -62,9 +67,24 @@ def frontier_job_bytes(puzzle, count, segments):
     return int(max(expand, merge)) + EXTRACT_BUFFER_BYTES
 
 
+def segment_merge_bytes(received, known, span):
+    """Bytes the merge of one segment holds: the `received` neighbour ranks read into one
+    array and sorted into another (or a bitset of the segment's `span` ranks when it is
+    dense, and the ranks it yields), and the `known` ranks of the same segment of the two
+    layers before; and one extraction buffer."""
+    dense = span // 8 if span <= DENSE_RATIO * received else 0
+    return 16 * int(received) + 8 * int(known) + int(dense) + EXTRACT_BUFFER_BYTES
+
+
 def frontier_job_mb(puzzle, count, segments):
-    """mem_mb of a frontier job, for Snakemake's scheduler."""
-    return int(frontier_job_bytes(puzzle, count, segments) / 2**20) + 1 + PROCESS_OVERHEAD_MB
+    """mem_mb of a frontier job, for Snakemake's scheduler (an estimate before the layer
+    is expanded)."""
+    return mb_of(frontier_job_bytes(puzzle, count, segments))
+
+
+def mb_of(job_bytes):
+    """mem_mb of a job that holds `job_bytes` besides the process itself."""
+    return int(job_bytes / 2**20) + 1 + PROCESS_OVERHEAD_MB
 
 
 def placements(cells, tiles):
@@ -92,7 +112,7 @@ def pattern_word_bits(cells, tiles):
 
 def pattern_job_mb(cells, tiles):
     """What a build job of one additive pattern database needs in all, in MB."""
-    return int(pattern_build_bytes(cells, tiles) / 2**20) + 1 + PROCESS_OVERHEAD_MB
+    return mb_of(pattern_build_bytes(cells, tiles))
 
 
 def check_budget(puzzle, memory_mb):

@@ -1,6 +1,7 @@
 # Config validation and the list of final outputs.
 
 import json
+import os
 import sys
 
 from puzzledb import puzzles
@@ -16,6 +17,7 @@ from puzzledb.config import (
 from puzzledb.database import layer_directory
 from puzzledb.errors import ConfigError
 from puzzledb.frontier_plan import FrontierPlan
+from puzzledb.memory import mb_of
 
 try:
     check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")
@@ -143,6 +145,17 @@ def layer_before_mb(wildcards):
     """mem_mb of a job working on the layer before wildcards.depth."""
     _, record = record_before(wildcards.puzzle, int(wildcards.depth))
     return frontier_mem_mb(config, wildcards.puzzle, record["layers"][-1]["count"])
+
+
+def merge_mb(wildcards, input):
+    """mem_mb of a merge job: computed from what its segments received once the expand jobs
+    have run (Snakemake evaluates a job's resources again when its input is there), the
+    estimate before."""
+    if not all(os.path.isdir(d) for d in input.expanded):
+        return layer_before_mb(wildcards)
+    plan = frontier_plan(wildcards.puzzle)
+    return mb_of(plan.merge_bytes(int(wildcards.depth), int(wildcards.part),
+                                  int(wildcards.parts), input.expanded))
 
 
 def step_mb(wildcards):

@@ -67,7 +67,7 @@ rule frontier_merge:
         work=f"{RESULTS}/{{puzzle}}/frontier",
     threads: config["threads"]
     resources:
-        mem_mb=layer_before_mb,
+        mem_mb=merge_mb,
     wildcard_constraints:
         depth=r"\d{3}",
     conda:

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from published_figures import FIFTEEN_CORNER_HEAD  # noqa: E402
+from published_figures import FIFTEEN_CORNER  # noqa: E402
 
 
 def workflow(workdir, config, cores):
@@ -62,7 +62,7 @@ def main():
     results = work / "results"
     manifest = json.loads((results / "fifteen" / "layers" / "manifest.json").read_text())
     counts = [layer["count"] for layer in manifest["layers"]]
-    published = FIFTEEN_CORNER_HEAD[:len(counts)]
+    published = FIFTEEN_CORNER[:len(counts)]
     print(f"fifteen, layers 0..{manifest['max_depth']} (depth limit {args.depth}): "
           f"{sum(counts):,} states, workflow {seconds:.1f} s wall (load {load:.2f} at the "
           f"start), counts equal OEIS A089484: {counts == published}")

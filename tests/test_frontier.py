@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, children_running, puzzledb_cli, run_snakemake
-from published_figures import FIFTEEN_CORNER_HEAD
+from published_figures import FIFTEEN_CORNER
 from puzzledb import engine, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.frontier import Frontier
@@ -186,5 +186,5 @@ def test_the_sparse_search_of_the_fifteen_puzzle_to_depth_18_gives_the_published
     frontier = Frontier(puzzle, tmp_path / "layers", tmp_path / "frontier", SPARSE_SEGMENTS,
                         10**9, depth_limit=18)
     manifest = frontier.build(log=lambda m: None)
-    assert [layer["count"] for layer in manifest["layers"]] == FIFTEEN_CORNER_HEAD[:19]
+    assert [layer["count"] for layer in manifest["layers"]] == FIFTEEN_CORNER[:19]
     assert manifest["depth_limit"] == 18  # partial: the space goes on to depth 80

@@ -32,23 +32,20 @@ def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
     t * segment_size .. (t + 1) * segment_size - 1), in order within a segment; offsets[t]
     is where segment t's group starts in grouped, offsets[-1] the number of neighbours.
     A counting sort: each block of states counts its neighbours per segment, the counts
-    give every block its places, and the blocks scatter in parallel."""
+    give every block its places, and the blocks scatter in parallel.  The two parallel
+    loops are the only ones: an array expression here (np.zeros, a column's sum) would be
+    a parallel region of its own, and each costs a wake-up of every thread, which on a
+    loaded machine took five times the work."""
     segments = offsets.size - 1
     blocks = (counts.size + BLOCK - 1) // BLOCK
-    tally = np.zeros((blocks, segments), np.int64)
+    tally = np.empty((blocks, segments), np.int64)
     for b in prange(blocks):
+        for t in range(segments):
+            tally[b, t] = 0
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
             for j in range(counts[i]):
                 tally[b, out[i * max_moves + j] // segment_size] += 1
-    offsets[0] = 0
-    for t in range(segments):
-        offsets[t + 1] = offsets[t] + tally[:, t].sum()
-    place = np.empty((blocks, segments), np.int64)
-    for t in range(segments):
-        at = offsets[t]
-        for b in range(blocks):
-            place[b, t] = at
-            at += tally[b, t]
+    place = _block_places(tally, offsets)
     for b in prange(blocks):
         here = place[b]
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
@@ -57,6 +54,22 @@ def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
                 t = r // segment_size
                 grouped[here[t]] = np.uint64(r)
                 here[t] += 1
+
+
+@jit
+def _block_places(tally, offsets):
+    """Where each block's group of each segment starts (segments in order, the blocks in
+    order within a segment); offsets[t] where segment t starts, offsets[-1] the total."""
+    blocks, segments = tally.shape
+    place = np.empty((blocks, segments), np.int64)
+    at = 0
+    for t in range(segments):
+        offsets[t] = at
+        for b in range(blocks):
+            place[b, t] = at
+            at += tally[b, t]
+    offsets[segments] = at
+    return place
 
 
 @jit

@@ -1,0 +1,419 @@
+#!/usr/bin/env bash
+# A sharded puzzledb build on a real SLURM scheduler: a one-node cluster on this machine.
+# Not part of the test suite (it installs packages and starts daemons; run it as root).
+#
+# Installs what is missing (Debian's slurm-wlm and munge, snakemake-executor-plugin-slurm),
+# writes a one-node slurm.conf for this machine, starts munged, slurmctld and slurmd by hand
+# (no systemd), and in a fresh working directory:
+#   1. builds the puzzle in memory, locally (`puzzledb build PUZZLE`), as the reference;
+#   2. builds it sharded through SLURM: a config with `shards: {PUZZLE: S}` and a small
+#      `job_states`, so that the widest depths fan out into expand and merge jobs, run by
+#      snakemake --executor slurm --workflow-profile workflow/profiles/slurm;
+#   3. checks: every layer's count and CRC-32 in the two manifests are equal, `puzzledb
+#      verify` reads every sharded layer back, and some depth did fan out;
+# then stops the daemons it started (on failure and Ctrl-C too) and prints one final line:
+#   local SLURM: sharded eight (...) ... SLURM jobs in T s (...): OK   (or: FAILED (why))
+#
+# Usage:
+#   tests/cluster/run-on-local-slurm.sh [run] [options] [-- more snakemake arguments]
+#   tests/cluster/run-on-local-slurm.sh start | stop | status   # keep a cluster up meanwhile
+# Options of `run` (the defaults fan out depths 23 and 25 of the 8-puzzle two ways: 12 SLURM
+# jobs, 2-6 minutes here):
+#   --puzzle NAME      the puzzle (eight)
+#   --shards S         its segments (2)
+#   --job-states N     states one job expands (23000)
+#   --threads T        threads of a job (1: two jobs share this machine's 2 cores)
+#   --directory DIR    working directory (default: a fresh one under /tmp, removed after a
+#                      run that passed unless --keep)
+#   --keep             keep the working directory
+#   --timeout SEC      stop Snakemake after SEC seconds (default 1800)
+#   --no-install       do not call apt-get or pip
+# A cluster that was already running (`start`) is used and left running; `stop` ends it.
+# Environment: SLURM_LOCAL_FORCE=1 replaces an /etc/slurm/slurm.conf this script did not
+# write (kept as slurm.conf.orig).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PROFILE=$REPO/workflow/profiles/slurm
+PLUGIN_VERSION=2.8.0            # snakemake-executor-plugin-slurm, checked here
+CONF=/etc/slurm/slurm.conf
+MARKER="# written by run-on-local-slurm.sh"
+PARTITION=main                  # the profile's slurm_partition
+NODE=$(hostname -s)
+STATE=/run/local-slurm          # pids of the daemons this script started
+CTLD_PID=/run/slurmctld.pid
+SLURMD_PID=/run/slurmd.pid
+MUNGED_PID=/run/munge/munged.pid
+# this checkout's puzzledb, in this shell, in Snakemake and (sbatch exports the
+# environment) in every job
+export PYTHONPATH=$REPO/workflow${PYTHONPATH:+:$PYTHONPATH}
+
+STARTED=()                      # daemons started by this invocation
+log() { echo "[local-slurm $(date +%T)] $*" >&2; }
+die() { log "ERROR: $*"; FAIL_REASON=${FAIL_REASON:-$*}; exit 1; }
+
+# ---------------------------------------------------------------- install ---
+install_packages() {
+    local need=()
+    for exe in /usr/sbin/slurmctld /usr/sbin/slurmd /usr/bin/sinfo /usr/sbin/munged; do
+        [[ -x $exe ]] || need=(slurm-wlm munge)
+    done
+    if ((${#need[@]})); then
+        log "apt-get install ${need[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        if ! apt-get install -y -q "${need[@]}" >/tmp/local-slurm-apt.log 2>&1; then
+            apt-get update -q >>/tmp/local-slurm-apt.log 2>&1
+            apt-get install -y -q "${need[@]}" >>/tmp/local-slurm-apt.log 2>&1 ||
+                die "apt-get install ${need[*]} failed (see /tmp/local-slurm-apt.log)"
+        fi
+    fi
+    command -v snakemake >/dev/null || die "snakemake is not on PATH (install the project first)"
+    # the plugin must land in the interpreter that runs snakemake
+    python3 -c 'import snakemake' 2>/dev/null ||
+        die "python3 cannot import snakemake: install the plugin into snakemake's interpreter by hand"
+    local have
+    have=$(python3 -c 'import importlib.metadata as m; print(m.version("snakemake-executor-plugin-slurm"))' 2>/dev/null || true)
+    if [[ $have != "$PLUGIN_VERSION" ]]; then
+        log "pip install snakemake-executor-plugin-slurm==$PLUGIN_VERSION (found: ${have:-none})"
+        python3 -m pip install -q "snakemake-executor-plugin-slurm==$PLUGIN_VERSION" >/tmp/local-slurm-pip.log 2>&1 ||
+            die "pip install snakemake-executor-plugin-slurm==$PLUGIN_VERSION failed (see /tmp/local-slurm-pip.log)"
+    fi
+}
+
+# ----------------------------------------------------------------- config ---
+write_config() {
+    # CPUs, sockets, cores, threads and RealMemory as slurmd itself detects them
+    # (2 cores and 24105 MB here); the node name is `hostname -s`.
+    local hw
+    hw=$(/usr/sbin/slurmd -C | head -1 | sed -E 's/^NodeName=[^ ]+ //')
+    [[ $hw == *CPUs=* ]] || die "slurmd -C did not report the hardware: $hw"
+    local new
+    new=$(cat <<EOF
+$MARKER (one-node cluster for Snakemake's SLURM executor)
+ClusterName=localslurm
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmUser=slurm
+AuthType=auth/munge
+# no systemd and no cgroup hierarchy here: track job processes through /proc
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+# schedule cores and memory (mem_mb of a rule becomes sbatch --mem)
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+# no slurmdbd: sacct cannot answer, so the profile sets slurm-status-command
+# squeue; squeue sees a finished job for MinJobAge seconds, and the plugin only
+# trusts squeue if MinJobAge >= 3 x slurm-init-seconds-before-status-checks
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MinJobAge=300
+# a node that was down comes back by itself once slurmd registers
+ReturnToService=2
+StateSaveLocation=/var/lib/slurm/slurmctld
+SlurmdSpoolDir=/var/lib/slurm/slurmd
+SlurmctldPidFile=$CTLD_PID
+SlurmdPidFile=$SLURMD_PID
+SlurmctldLogFile=/var/log/slurm/slurmctld.log
+SlurmdLogFile=/var/log/slurm/slurmd.log
+SlurmctldDebug=info
+SlurmdDebug=info
+NodeName=$NODE NodeAddr=127.0.0.1 $hw State=UNKNOWN
+PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
+EOF
+)
+    if [[ -f $CONF ]] && ! grep -qF "$MARKER" "$CONF"; then
+        [[ ${SLURM_LOCAL_FORCE:-0} == 1 ]] ||
+            die "$CONF was not written by this script; set SLURM_LOCAL_FORCE=1 to replace it"
+        cp -p "$CONF" "$CONF.orig"
+    fi
+    CONF_CHANGED=0
+    if [[ ! -f $CONF ]] || [[ $(cat "$CONF") != "$new" ]]; then
+        mkdir -p /etc/slurm
+        printf '%s\n' "$new" >"$CONF"
+        CONF_CHANGED=1
+        log "wrote $CONF ($hw)"
+    fi
+    install -d -o slurm -g slurm /var/lib/slurm/slurmctld /var/lib/slurm/slurmd /var/log/slurm
+}
+
+# ---------------------------------------------------------------- daemons ---
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start_cluster() {
+    mkdir -p "$STATE"
+    # munge: the authentication every SLURM RPC needs
+    if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+        install -d -o munge -g munge -m 0755 /run/munge
+        install -d -o munge -g munge -m 0700 /var/lib/munge /var/log/munge
+        [[ -s /etc/munge/munge.key ]] || {
+            mungekey --create --keyfile=/etc/munge/munge.key
+            chown munge:munge /etc/munge/munge.key
+            chmod 0400 /etc/munge/munge.key
+        }
+        start_daemon munged "$MUNGED_PID" runuser -u munge -- /usr/sbin/munged
+        munge -n | unmunge >/dev/null || die "munged does not answer"
+    fi
+    # a running cluster with an older config is restarted (only if it is ours)
+    if ((CONF_CHANGED)) && { alive "$CTLD_PID" || alive "$SLURMD_PID"; }; then
+        log "slurm.conf changed: restarting the running daemons"
+        stop_slurm_daemons
+    fi
+    if ! alive "$CTLD_PID"; then
+        # -c: forget jobs left in the state directory by an earlier run; a state
+        # directory of another ClusterName would stop slurmctld from starting
+        local cn=/var/lib/slurm/slurmctld/clustername
+        [[ -f $cn && $(cat "$cn") != localslurm ]] && rm -f "$cn"
+        start_daemon slurmctld "$CTLD_PID" /usr/sbin/slurmctld -c
+    fi
+    if ! alive "$SLURMD_PID"; then
+        start_daemon slurmd "$SLURMD_PID" /usr/sbin/slurmd
+    fi
+    # wait until the node takes jobs
+    local state="" i
+    for i in $(seq 1 120); do
+        state=$(sinfo -h -n "$NODE" -o %T 2>/dev/null | head -1 || true)
+        case $state in
+            idle | mixed | allocated) break ;;
+            down* | drain* | drained*) scontrol update NodeName="$NODE" State=RESUME 2>/dev/null || true ;;
+        esac
+        sleep 0.5
+    done
+    [[ $state == idle || $state == mixed || $state == allocated ]] ||
+        die "node $NODE is '$state' after 60 s (see /var/log/slurm/slurmctld.log, slurmd.log)"
+    log "node $NODE is $state: $(sinfo -h -N -n "$NODE" -o 'CPUs=%c Memory=%m MB partition=%P')"
+}
+
+start_daemon() {   # NAME PIDFILE COMMAND...: start a self-daemonizing server
+    local name=$1 pidfile=$2; shift 2
+    rm -f "$pidfile"
+    "$@" || die "$name did not start"
+    for _ in $(seq 1 100); do alive "$pidfile" && break; sleep 0.1; done
+    alive "$pidfile" || die "$name did not write $pidfile (see /var/log/slurm/ or /var/log/munge/)"
+    cp "$pidfile" "$STATE/$name.pid"      # for `stop`
+    STARTED+=("$name")
+    log "started $name (pid $(cat "$pidfile"))"
+}
+
+kill_pidfile() {   # stop the processes the pid files name (TERM, then KILL after 15 s)
+    local f pids=() pid
+    for f in "$@"; do
+        [[ -f $f ]] || continue
+        pid=$(cat "$f")
+        kill -0 "$pid" 2>/dev/null && kill "$pid" 2>/dev/null && pids+=("$pid")
+    done
+    for _ in $(seq 1 75); do
+        local left=0
+        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && left=1; done
+        ((left)) || break
+        sleep 0.2
+    done
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null; done
+    rm -f "$@"
+    return 0
+}
+
+stop_slurm_daemons() {
+    # cancel whatever is still queued or running, so no job step outlives slurmd
+    if alive "$CTLD_PID"; then
+        scancel --partition="$PARTITION" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            [[ -z $(squeue -h -t PD,R,CG,S 2>/dev/null) ]] && break
+            sleep 0.2
+        done
+    fi
+    kill_pidfile "$SLURMD_PID" "$CTLD_PID"
+    rm -f "$STATE/slurmd.pid" "$STATE/slurmctld.pid"
+    # a job step that outlived the cancel belongs to this cluster (only one
+    # SLURM cluster can run on this machine: ports 6817/6818): end it by pid
+    local p
+    for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
+        log "ending leftover slurmstepd pid $p"; kill "$p" 2>/dev/null || true
+    done
+}
+
+stop_cluster() {   # everything this cluster runs: slurmd, slurmctld, munged
+    if [[ -f $CONF ]] && ! grep -qF "$MARKER" "$CONF"; then
+        log "$CONF is not ours: not stopping anything"; return 0
+    fi
+    stop_slurm_daemons
+    if [[ -f $STATE/munged.pid ]]; then
+        kill_pidfile "$STATE/munged.pid"
+        rm -f "$MUNGED_PID"
+    fi
+    log "cluster stopped"
+}
+
+stop_started() {   # only the daemons this invocation started
+    local d
+    for d in "${STARTED[@]}"; do
+        case $d in slurmd | slurmctld) stop_slurm_daemons; break ;; esac
+    done
+    for d in "${STARTED[@]}"; do
+        if [[ $d == munged ]]; then
+            kill_pidfile "$STATE/munged.pid"
+            rm -f "$MUNGED_PID"
+        fi
+    done
+    if ((${#STARTED[@]})); then
+        log "stopped what this run started: ${STARTED[*]}"
+    else
+        log "the cluster was already running before this run: left running (stop it with: $0 stop)"
+    fi
+}
+
+# -------------------------------------------------------------------- run ---
+PUZZLE=eight
+SHARDS=2
+JOB_STATES=23000
+THREADS=1
+WORKDIR=""
+KEEP=0
+TIMEOUT=1800
+INSTALL=1
+EXTRA=()
+CMD=run
+case ${1:-} in run | start | stop | status) CMD=$1; shift ;; esac
+while (($#)); do
+    case $1 in
+        --puzzle) PUZZLE=$2; shift 2 ;;
+        --shards) SHARDS=$2; shift 2 ;;
+        --job-states) JOB_STATES=$2; shift 2 ;;
+        --threads) THREADS=$2; shift 2 ;;
+        --directory) WORKDIR=$(realpath -m "$2"); KEEP=1; shift 2 ;;
+        --keep) KEEP=1; shift ;;
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --no-install) INSTALL=0; shift ;;
+        --) shift; EXTRA=("$@"); break ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option $1 (snakemake arguments go after --)" ;;
+    esac
+done
+[[ $EUID == 0 ]] || die "run as root (apt-get, daemons)"
+
+case $CMD in
+    stop) stop_cluster; exit 0 ;;
+    status)
+        for f in "$MUNGED_PID" "$CTLD_PID" "$SLURMD_PID"; do
+            alive "$f" && echo "running: $(basename "$f" .pid) pid $(cat "$f")" || echo "stopped: $(basename "$f" .pid)"
+        done
+        sinfo 2>/dev/null || true
+        exit 0 ;;
+    start)
+        ((INSTALL)) && install_packages
+        write_config
+        start_cluster
+        echo "local SLURM cluster up on $NODE; stop it with: $0 stop"
+        exit 0 ;;
+esac
+
+# run: everything below is undone by finish() on any exit
+T_START=$(date +%s.%N)
+T_SMK=""
+SMK_SECONDS=""
+LOG=""
+NSLURM="?"
+FANNED="?"
+NEXPAND="?"
+NMERGE="?"
+NLAYERS="?"
+FAIL_REASON=""
+RESULT=FAILED
+[[ -f $PROFILE/config.yaml ]] || die "no workflow profile $PROFILE/config.yaml"
+[[ -n $WORKDIR ]] || WORKDIR=$(mktemp -d /tmp/puzzledb-slurm.XXXXXX)
+mkdir -p "$WORKDIR"
+LAYERS=$WORKDIR/results/$PUZZLE/layers
+WHAT="sharded $PUZZLE (shards $SHARDS, job_states $JOB_STATES, threads $THREADS)"
+
+finish() {
+    local rc=$?
+    set +e
+    trap - EXIT INT TERM
+    stop_started
+    [[ $rc != 0 && $RESULT == OK ]] && RESULT=FAILED
+    local t_end total setup smk
+    t_end=$(date +%s.%N)
+    total=$(awk -v a="$T_START" -v b="$t_end" 'BEGIN{printf "%.1f", b-a}')
+    setup=$(awk -v a="$T_START" -v b="${T_SMK:-$t_end}" 'BEGIN{printf "%.1f", b-a}')
+    smk=${SMK_SECONDS:-?}
+    if [[ -n ${LOG:-} && -f $LOG ]]; then
+        NSLURM=$(grep -cE 'has been submitted with SLURM jobid|Submitted array job' "$LOG")
+    fi
+    local ran="$WHAT: $FANNED depths fanned out into $NEXPAND expand + $NMERGE merge jobs; $NSLURM SLURM jobs in $smk s (setup $setup s, total $total s)"
+    if [[ $RESULT == OK ]]; then
+        ((KEEP)) || rm -rf "$WORKDIR"
+        echo "local SLURM: $ran; $NLAYERS layers equal the in-memory build's, verify passed: OK"
+    else
+        log "working directory kept: $WORKDIR"
+        echo "local SLURM: $ran: FAILED${FAIL_REASON:+ ($FAIL_REASON)}"
+        exit 1
+    fi
+}
+on_signal() {   # Ctrl-C / TERM: stop Snakemake (it scancels its jobs), then finish()
+    FAIL_REASON="interrupted"
+    if [[ -n ${SMK_PID:-} ]] && kill -0 "$SMK_PID" 2>/dev/null; then
+        # INT, not TERM: on TERM Snakemake waits for its running jobs to finish;
+        # on INT it scancels them and exits (timeout passes the signal on)
+        kill -INT "$SMK_PID" 2>/dev/null
+        for _ in $(seq 1 150); do kill -0 "$SMK_PID" 2>/dev/null || break; sleep 0.2; done
+        if kill -0 "$SMK_PID" 2>/dev/null; then  # still there after 30 s
+            pkill -KILL -P "$SMK_PID" 2>/dev/null; kill -KILL "$SMK_PID" 2>/dev/null
+        fi
+    fi
+    exit 130
+}
+trap finish EXIT
+trap 'FAIL_REASON=${FAIL_REASON:-"line $LINENO: $BASH_COMMAND"}' ERR
+trap on_signal INT TERM
+
+((INSTALL)) && install_packages
+python3 -c 'import puzzledb' 2>/dev/null || die "python3 cannot import puzzledb from $REPO/workflow"
+write_config
+start_cluster
+
+# the reference: the in-memory build, locally
+log "reference: puzzledb build $PUZZLE (in memory, locally)"
+python3 -m puzzledb.cli build "$PUZZLE" --results "$WORKDIR/reference" >"$WORKDIR/reference.log" 2>&1 ||
+    die "the in-memory build failed (see $WORKDIR/reference.log)"
+
+printf '%s\n' "puzzles: [$PUZZLE]" "results: results" "threads: $THREADS" \
+    "shards: {$PUZZLE: $SHARDS}" "job_states: $JOB_STATES" >"$WORKDIR/config.yaml"
+LOG=$WORKDIR/snakemake.log
+log "snakemake --executor slurm --workflow-profile $PROFILE results/$PUZZLE/layers/manifest.json ${EXTRA[*]} (in $WORKDIR, log $LOG)"
+T_SMK=$(date +%s.%N)
+# in the background + wait, so that a signal reaches on_signal at once
+(cd "$WORKDIR" && exec timeout -s INT -k 60 "$TIMEOUT" snakemake --executor slurm \
+    --workflow-profile "$PROFILE" --snakefile "$REPO/Snakefile" \
+    "results/$PUZZLE/layers/manifest.json" "${EXTRA[@]}") >"$LOG" 2>&1 &
+SMK_PID=$!
+SMK_RC=0
+wait "$SMK_PID" || SMK_RC=$?
+SMK_PID=""
+SMK_SECONDS=$(awk -v a="$T_SMK" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+if ((SMK_RC == 124)); then
+    FAIL_REASON="snakemake timed out after $TIMEOUT s"
+elif ((SMK_RC != 0)); then
+    FAIL_REASON="snakemake exit $SMK_RC"
+fi
+if [[ -n $FAIL_REASON ]]; then
+    tail -25 "$LOG" >&2
+    exit 1
+fi
+
+# the checks: the manifests agree layer for layer, the files read back, a depth fanned out
+FANNED=$(grep -l '"next": "fanout"' "$WORKDIR/results/$PUZZLE/frontier"/step_*.json 2>/dev/null | wc -l)
+NEXPAND=$(find "$WORKDIR/results/$PUZZLE/benchmarks" -name 'frontier_expand_*.tsv' | wc -l)
+NMERGE=$(find "$WORKDIR/results/$PUZZLE/benchmarks" -name 'frontier_merge_*.tsv' | wc -l)
+NLAYERS=$(python3 -c '
+import json, sys
+ours, theirs = ([(x["count"], x["crc32"]) for x in json.load(open(p))["layers"]]
+                for p in sys.argv[1:])
+print(len(ours) if ours == theirs else f"DIFFER: {len(ours)} against {len(theirs)}")
+' "$LAYERS/manifest.json" "$WORKDIR/reference/$PUZZLE/layers/manifest.json")
+[[ $NLAYERS =~ ^[0-9]+$ ]] || { FAIL_REASON="layers differ from the in-memory build ($NLAYERS)"; exit 1; }
+python3 -m puzzledb.cli verify "$PUZZLE" --results "$WORKDIR/results" >"$WORKDIR/verify.log" 2>&1 ||
+    { FAIL_REASON="puzzledb verify: $(tail -1 "$WORKDIR/verify.log")"; exit 1; }
+((FANNED > 0 && NEXPAND > 1)) ||
+    { FAIL_REASON="no depth fanned out (raise --shards or lower --job-states)"; exit 1; }
+log "checks passed: $NLAYERS layers equal the reference; verify: $(tail -1 "$WORKDIR/verify.log")"
+RESULT=OK

@@ -124,19 +124,11 @@ class Frontier(FrontierPlan):
                 if received[t] == 0:
                     continue
                 low, high = self.segment_range(depth, t)
-                # one segment's groups, read into one array: memory holds one segment
-                incoming = np.empty(int(received[t]), dtype=np.uint64)
-                filled = 0
-                for path, o in pieces:
-                    n = int(o[t + 1] - o[t])
-                    if n:
-                        with open(path, "rb") as f:
-                            f.seek(8 * int(o[t]))
-                            f.readinto(memoryview(incoming[filled:filled + n]))
-                        filled += n
-                known = [layer.ranks_between(low, high) for layer in older]
-                blocks = _segment_of_layer(incoming, known, low, high)
-                del incoming
+                # the segment's group in each piece (file, start, length), read when used
+                groups = [(path, int(o[t]), int(o[t + 1] - o[t]))
+                          for path, o in pieces if o[t + 1] > o[t]]
+                known = (layer.ranks_between(low, high) for layer in older)
+                blocks = _segment_of_layer(groups, int(received[t]), known, low, high)
                 if any(b.size for b in blocks):
                     _save(out / f"m{t:05d}.u64", blocks)
         finally:
@@ -279,22 +271,36 @@ def _save(path, blocks):
                 block.tofile(f)
 
 
-def _segment_of_layer(incoming, known, low, high):
-    """The distinct ranks of the array incoming that are in none of the known sorted arrays,
-    sorted, as a list of arrays: through a bitset of [low, high) when it is dense, else by
-    sorting (segment_merge_bytes states what either way holds)."""
-    if high - low <= DENSE_RATIO * incoming.size:
+def _segment_of_layer(groups, total, known, low, high):
+    """The distinct ranks of the groups (work-file ranges of `total` ranks in all) that are
+    in none of the known sorted arrays, sorted, as a list of arrays: through a bitset of
+    [low, high) when it is dense (a group read and marked at a time), else read into one
+    array and sorted (segment_merge_bytes bounds what either way holds)."""
+    if high - low <= DENSE_RATIO * total:
         bits = np.zeros(words_for(high - low), dtype=np.uint64)
         base = np.uint64(low)
-        mark(bits, incoming, base)
+        for path, start, n in groups:
+            mark(bits, _read_group(path, start, np.empty(n, dtype=np.uint64)), base)
         for a in known:
             unmark(bits, a, base)
         return [block + base for block in bitset.iter_ranks(bits)]
-    ranks = _sorted(incoming)
+    ranks, filled = np.empty(total, dtype=np.uint64), 0
+    for path, start, n in groups:
+        _read_group(path, start, ranks[filled:filled + n])
+        filled += n
+    ranks = _sorted(ranks)
     ranks = ranks[:unique_sorted(ranks)]
     for a in known:
         ranks = ranks[:difference_sorted(ranks, a)]
     return [ranks]
+
+
+def _read_group(path, start, into):
+    """Fill the array `into` with the ranks of a work file from position `start` on."""
+    with open(path, "rb") as f:
+        f.seek(8 * start)
+        f.readinto(memoryview(into))
+    return into
 
 
 def _sorted(a):

@@ -44,3 +44,13 @@ EIGHT_CENTRE = [1, 4, 8, 8, 16, 32, 60, 72, 136, 200, 376, 512, 964, 1296, 2368,
 EIGHT_SIDE = [1, 3, 5, 10, 14, 28, 42, 80, 108, 202, 278, 524, 726, 1348, 1804, 3283, 4193,
               7322, 8596, 13930, 14713, 21721, 19827, 25132, 18197, 18978, 9929, 7359, 2081,
               878, 126, 2]
+
+# OEIS A089484: the 15-puzzle, blank's goal in a corner (example goal "1234 5678 9abc def-"),
+# positions at distance 0..30 of 0..80 (16!/2 = 10,461,394,944,000 in all, radius 80 with 17
+# positions).  Computed by R. E. Korf and P. Schultze, "Large-scale parallel breadth-first
+# search", AAAI 2005; the full table is the entry's b-file.
+FIFTEEN_CORNER_HEAD = [
+    1, 2, 4, 10, 24, 54, 107, 212, 446, 946, 1948, 3938, 7808, 15544, 30821, 60842,
+    119000, 231844, 447342, 859744, 1637383, 3098270, 5802411, 10783780, 19826318,
+    36142146, 65135623, 116238056, 204900019, 357071928, 613926161,
+]

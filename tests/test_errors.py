@@ -8,6 +8,8 @@ from puzzledb import engine, puzzles
 from puzzledb.store import LayerStore
 
 from conftest import puzzledb_cli, run_snakemake
+from puzzledb.config import check_config
+from puzzledb.errors import ConfigError
 
 
 def assert_one_line_error(result, *fragments):
@@ -81,7 +83,6 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     assert not (tmp_path / "fifteen-3colour" / "layers").exists()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("config, fragment", [
     ({"puzzles": ["eight"], "threadz": 2}, "'threadz' was unexpected"),
     ({"puzzles": ["eigth"]}, "unknown puzzle 'eigth'"),
@@ -93,10 +94,21 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
      "puzzle 'fourteen' is not in puzzles"),
     ({"puzzles": ["eight"], "problem_sets": [{"puzzle": "eight", "k": 9}]},
      "'queries' is a required property"),
+    ({"puzzles": ["eight"], "shards": {"eleven": 4}}, "shards.eleven: 'eleven' is not in puzzles"),
+    ({"puzzles": ["eight"], "shards": {"eight": 0}}, "shards.eight: 0 is less than the minimum"),
+    ({"puzzles": ["fifteen"]}, "MiB for its in-memory search, more than memory_mb: 8000; give it a"),
+    ({"puzzles": ["eight"], "depth_limit": {"eight": -1}}, "depth_limit.eight: -1 is less"),
 ])
-def test_invalid_config_is_one_line_error(tmp_path, config, fragment):
-    result = run_snakemake(tmp_path, config, check=False)
-    assert_one_line_error(result, fragment)
+def test_invalid_config_is_one_line_error(config, fragment):
+    with pytest.raises(ConfigError) as error:
+        check_config(config)
+    assert fragment in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.slow
+def test_the_workflow_refuses_an_invalid_config_in_one_line(tmp_path):
+    result = run_snakemake(tmp_path, {"puzzles": ["eight"], "threadz": 2}, check=False)
+    assert_one_line_error(result, "'threadz' was unexpected")
 
 
 @pytest.mark.slow

@@ -12,9 +12,11 @@ import pytest
 import yaml
 
 from conftest import ROOT, children_running, puzzledb_cli, run_snakemake
+from published_figures import FIFTEEN_CORNER_HEAD
 from puzzledb import engine, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.frontier import Frontier
+from puzzledb.memory import SPARSE_SEGMENTS
 from puzzledb.store import LayerStore
 
 
@@ -130,7 +132,7 @@ def test_the_sharded_workflow_gives_the_same_layers_and_a_killed_job_loses_only_
     starts, the run fails, the rerun redoes only what is missing, and the layers equal the
     in-memory engine's."""
     config = {"puzzles": ["eight"], "results": str(tmp_path / "results"),
-              "shards": {"eight": 2}, "job_states": 15_000}
+              "shards": {"eight": 2}, "job_states": 20_000}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     layers = tmp_path / "results" / "eight" / "layers"
     run = subprocess.Popen(
@@ -157,3 +159,15 @@ def test_the_sharded_workflow_gives_the_same_layers_and_a_killed_job_loses_only_
     assert expanded == {p: p.stat().st_mtime_ns for p in expanded}, "expand jobs were rerun"
     assert not list((tmp_path / "results" / "eight" / "frontier").glob("d*/*")), \
         "temporary work files were left behind"
+
+
+def test_the_sparse_search_of_the_fifteen_puzzle_to_depth_18_gives_the_published_counts(
+        tmp_path):
+    """No bitset holds the 15-puzzle (16!/2 ranks): with a depth limit it is built sparse,
+    layer by layer, and its counts are OEIS A089484's (Korf and Schultze 2005)."""
+    puzzle = puzzles.get("fifteen")
+    frontier = Frontier(puzzle, tmp_path / "layers", tmp_path / "frontier", SPARSE_SEGMENTS,
+                        10**9, depth_limit=18)
+    manifest = frontier.build(log=lambda m: None)
+    assert [layer["count"] for layer in manifest["layers"]] == FIFTEEN_CORNER_HEAD[:19]
+    assert manifest["depth_limit"] == 18  # partial: the space goes on to depth 80

@@ -197,21 +197,10 @@ def run(args, out=sys.stdout):
                 f"{'+'.join(str(len(g)) for g in partition.groups)} tiles)"
                 for name, partition in partitions.items()), file=out)
         return
-    if args.command == "build":
-        _build(puzzle, args, out)
-        return
-    if args.command == "verify":
-        _verify(puzzle, args, out)
-        return
-    if args.command == "decode":
-        for rank in args.ranks:
-            print(puzzle.decode(rank, args.level), file=out)
-        return
-    if args.command == "peg-solutions":
-        _peg_solutions(puzzle, args, out)
-        return
-    if args.command == "solve":
-        _solve(puzzle, args, out)
+    own = {"build": _build, "verify": _verify, "decode": _decode,
+           "peg-solutions": _peg_solutions, "solve": _solve}
+    if args.command in own:
+        own[args.command](puzzle, args, out)
         return
     if args.command in ("distance", "count"):
         puzzle.parse(_board(args))  # a malformed board is the first thing to report
@@ -225,6 +214,11 @@ def run(args, out=sys.stdout):
             level = args.depth if puzzle.graded else 0
             for rank in db.positions_at(args.depth, args.count, args.seed):
                 print(puzzle.decode(rank, level), file=out)
+
+
+def _decode(puzzle, args, out):
+    for rank in args.ranks:
+        print(puzzle.decode(rank, args.level), file=out)
 
 
 def _build(puzzle, args, out):

@@ -78,32 +78,33 @@ class Frontier(FrontierPlan):
 
     # -- the two phases ------------------------------------------------------------------------
     def expand(self, depth, part, parts, out):
-        """The neighbours of layer depth - 1 in the segments of `part`, grouped by the
-        segment of depth they fall in, one file per piece in directory `out`."""
+        """The neighbours of part `part` of `parts` equal parts of layer depth - 1 (by
+        position), grouped by the segment of depth they fall in: a file for each piece of
+        PIECE_STATES states, and its offsets, in directory `out`."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         puzzle, source = self.puzzle, depth - 1
         tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
         targets, target_size = self.segment_count(depth), self.segment_size(depth)
         with self.store.open_layer(source) as layer:
-            for s in self.part(source, part, parts):
-                ranks = layer.ranks_between(*self.segment_range(source, s))
-                for k, start in enumerate(range(0, ranks.size, PIECE_STATES)):
-                    piece = ranks[start:start + PIECE_STATES]
-                    found = np.empty(piece.size * moves, dtype=np.int64)
-                    counts = np.empty(piece.size, dtype=np.int64)
-                    layer_neighbours(piece, np.int64(self.level(source)), tables, moves, work,
-                                     found, counts)
-                    grouped = np.empty(int(counts.sum()), dtype=np.uint64)
-                    offsets = np.empty(targets + 1, dtype=np.int64)
-                    group_by_segment(found, counts, moves, target_size, grouped, offsets)
-                    del found
-                    _save(out / f"x{s:05d}.{k:04d}.u64", grouped)
-                    _save(out / f"x{s:05d}.{k:04d}.offsets", offsets)
+            positions = self.share(layer.count, part, parts)
+            for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
+                piece = layer.ranks(first, min(positions.stop, first + PIECE_STATES))
+                found = np.empty(piece.size * moves, dtype=np.int64)
+                counts = np.empty(piece.size, dtype=np.int64)
+                layer_neighbours(piece, np.int64(self.level(source)), tables, moves, work,
+                                 found, counts)
+                grouped = np.empty(int(counts.sum()), dtype=np.uint64)
+                offsets = np.empty(targets + 1, dtype=np.int64)
+                group_by_segment(found, counts, moves, target_size, grouped, offsets)
+                del found
+                _save(out / f"x{part:05d}.{k:05d}.u64", grouped)
+                _save(out / f"x{part:05d}.{k:05d}.offsets", offsets)
 
     def merge(self, depth, part, parts, expanded, out):
-        """Layer depth's segments of `part`, from the expanded pieces in the directories
-        `expanded`: one sorted file per non-empty segment in directory `out`."""
+        """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
+        segment receives), from the expanded pieces in the directories `expanded`: one
+        sorted file per non-empty segment in directory `out`."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         # each expanded piece: its file and where each segment's group starts in it; a
@@ -112,14 +113,19 @@ class Frontier(FrontierPlan):
                   for directory in expanded for path in sorted(Path(directory).glob("x*.u64"))]
         older = [] if self.puzzle.graded else \
             [self.store.open_layer(d) for d in (depth - 1, depth - 2) if d >= 0]
+        # the segments of this part: every merge job cuts them alike, by the neighbours
+        # each segment receives, so the parts carry about equal work
+        received = np.zeros(self.segment_count(depth), dtype=np.int64)
+        for _, o in pieces:
+            received += np.diff(o)
         try:
-            for t in self.part(depth, part, parts):
+            for t in self.balanced(received, part, parts):
+                sources = [(path, o) for path, o in pieces if o[t + 1] > o[t]]
+                if not sources:
+                    continue
                 low, high = self.segment_range(depth, t)
                 incoming = [np.fromfile(path, dtype=np.uint64, count=o[t + 1] - o[t],
-                                        offset=8 * int(o[t]))
-                            for path, o in pieces if o[t + 1] > o[t]]
-                if not incoming:
-                    continue
+                                        offset=8 * int(o[t])) for path, o in sources]
                 known = [layer.ranks_between(low, high) for layer in older]
                 ranks = _segment_of_layer(incoming, known, low, high)
                 if ranks.size:
@@ -229,6 +235,9 @@ class Frontier(FrontierPlan):
         """The manifest of the database the records built; complete unless a depth limit
         stopped the search."""
         layers = [LayerInfo(**x) for x in record["layers"]]
+        for directory in self.work.glob("d*"):  # left empty by the work files' removal
+            if directory.is_dir() and not any(directory.iterdir()):
+                directory.rmdir()
         return self.store.write_manifest(
             layers, mode="frontier", segments=self.segments,
             depth_limit=self.depth_limit if record["next"] == "limit" else None)

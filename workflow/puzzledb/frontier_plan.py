@@ -8,6 +8,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from .errors import PuzzleError
 
 
@@ -48,10 +50,23 @@ class FrontierPlan:
         """Jobs of each kind for expanding a layer of `count` states."""
         return int(min(self.segments, max(1, math.ceil(count / self.job_states))))
 
-    def part(self, depth, part, parts):
-        """The segments of a part: a range of consecutive segments of depth's level."""
-        n = self.segment_count(depth)
-        return range(part * n // parts, (part + 1) * n // parts)
+    @staticmethod
+    def share(total, part, parts):
+        """The range of 0..total-1 that is part `part` of `parts` equal parts."""
+        return range(part * total // parts, (part + 1) * total // parts)
+
+    @staticmethod
+    def balanced(weights, part, parts):
+        """The range of consecutive indices of weights that is part `part` of `parts`,
+        cut where the running total passes each multiple of total / parts (so the parts
+        carry about equal weight; a part may be empty)."""
+        running = np.cumsum(weights)
+        total = int(running[-1]) if running.size else 0
+        cut = np.searchsorted(running, [total * k / parts for k in (part, part + 1)],
+                              side="right")
+        first = 0 if part == 0 else int(cut[0])
+        last = len(weights) if part == parts - 1 else int(cut[1])
+        return range(first, last)
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):

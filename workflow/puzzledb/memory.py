@@ -79,13 +79,13 @@ def job_mb(puzzle):
 
 def frontier_job_bytes(puzzle, count, segments):
     """Bytes one frontier job holds when it works on a layer of `count` states cut into
-    `segments`: an expand job a segment of the layer and one piece's neighbours, a merge
-    job one segment's incoming neighbours (twice, to sort them) and the same segment of the
-    two layers before."""
+    `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
+    grouped by segment, the neighbour counts), a merge job one segment's incoming neighbours
+    (twice, to sort them) and the same segment of the two layers before."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
-    piece = min(share, PIECE_STATES)
-    expand = 8 * share + piece * (16 * moves + 8)
+    piece = min(count, PIECE_STATES)
+    expand = piece * (16 * moves + 16)
     merge = 16 * moves * share + 16 * share
     return int(max(expand, merge)) + EXTRACT_BUFFER_BYTES
 

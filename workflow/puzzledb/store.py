@@ -247,14 +247,22 @@ class Layer:
             yield self.ranks(start, min(self.count, start + size))
 
     def ranks_between(self, low, high):
-        """The stored ranks r with low <= r < high, reading only the chunks that can hold
-        them (the index gives each chunk's first rank)."""
-        if self.count == 0 or high <= low:
-            return np.zeros(0, dtype=np.uint64)
-        first = max(int(np.searchsorted(self._index, np.uint64(low), side="right")) - 1, 0)
-        last = int(np.searchsorted(self._index, np.uint64(high), side="left"))
-        block = self.ranks(first * CHUNK, min(self.count, last * CHUNK))
-        return block[np.searchsorted(block, np.uint64(low)):np.searchsorted(block, np.uint64(high))]
+        """The stored ranks r with low <= r < high."""
+        return self.ranks(*self.positions_between(low, high))
+
+    def positions_between(self, low, high):
+        """(start, stop): the positions in the layer of the ranks r with low <= r < high,
+        found by reading at most the two chunks where they begin and end (the index gives
+        each chunk's first rank)."""
+        return self._position(low), self._position(high)
+
+    def _position(self, rank):
+        """How many stored ranks are smaller than rank."""
+        chunk = int(np.searchsorted(self._index, np.uint64(rank), side="right")) - 1
+        if chunk < 0:
+            return 0
+        block = self.ranks(chunk * CHUNK, min(self.count, (chunk + 1) * CHUNK))
+        return chunk * CHUNK + int(np.searchsorted(block, np.uint64(rank)))
 
     def contains(self, rank):
         return bool(self.contains_many(np.array([rank], dtype=np.uint64))[0])

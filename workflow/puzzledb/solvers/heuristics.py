@@ -8,7 +8,7 @@ import numpy as np
 from ..bounds import max_bound
 from ..database import DepthDatabase
 from ..errors import PuzzleError, SearchError
-from . import additive
+from .additive import built, load
 
 ADDITIVE = "additive:"
 _built = {}
@@ -19,7 +19,7 @@ def default_heuristic(puzzle, results=None):
     databases of the puzzle built in `results` (when given), else the puzzle's preferred
     bound.  SearchError for a puzzle that has neither."""
     if results is not None:
-        for name in additive.built(puzzle, results):
+        for name in built(puzzle, results):
             return ADDITIVE + name
     names = list(puzzle.heuristics())
     if not names:
@@ -68,7 +68,7 @@ def additive_database(puzzle, spec, results="results"):
                           f"{known})")
     key = (puzzle.name, spec, str(results))
     if key not in _built:
-        _built[key] = additive.load(puzzle, name, results)
+        _built[key] = load(puzzle, name, results)
     return _built[key]
 
 

@@ -1,7 +1,10 @@
 """The in-memory engine on two bits per state: the plane kernels of sliding puzzles mark
 exactly the neighbours the per-state kernel gives, every expansion finds the layers of a BFS
 over plain sets of ranks, a resumed search the layers of an uninterrupted one, and the
-search holds the memory memory.py states."""
+search holds the memory memory.py states; a second build in a new process compiles nothing."""
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -115,3 +118,31 @@ def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state
     wide = SlidingPuzzle("two-colour-11x2", 11, 2, "11111111112 22222222220")
     assert wide.plane_plan is None  # the first class's pool: 21 cells, 2^21 entries
     assert wide.layer_expansion() is None and wide.expansion_bytes() == 0
+
+
+BUILD_AND_LIST_COMPILED = """
+import gc, tempfile
+from numba.core.dispatcher import Dispatcher
+from puzzledb import engine, puzzles
+from puzzledb.puzzles.domino import DominoPuzzle
+boards = [puzzles.get(name) for name in ("eight", "fifteen-6colour", "flipit-square", "hoppers")]
+boards.append(DominoPuzzle("domino-3x4", 3, 4, "123 456 789 a__"))
+with tempfile.TemporaryDirectory() as tmp:
+    for puzzle in boards:
+        engine.build(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
+                     log=lambda m: None)
+print(sorted(d.py_func.__qualname__ for d in gc.get_objects()
+             if isinstance(d, Dispatcher) and sum(d.stats.cache_misses.values())))
+"""
+
+
+@pytest.mark.slow
+def test_a_second_build_in_a_new_process_compiles_no_kernel():
+    # one board of each kernel family: distinct tiles and repeated pieces (plane kernels),
+    # flip-it (the generic step), pegs (graded), domino; the first run may fill the cache
+    def compiled_by_a_build():
+        return subprocess.run([sys.executable, "-c", BUILD_AND_LIST_COMPILED], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    compiled_by_a_build()
+    assert compiled_by_a_build() == "[]"

@@ -82,8 +82,8 @@ class GradedSearch:
         self._step(empty, empty, 0)  # compiles or loads, expands nothing
 
     def _step(self, current, following, depth):
-        bitset.expand(current, current, following, np.int64(depth), self.tables,
-                      self.max_moves, self.work_size, False)
+        bitset.expand(current, following, np.int64(depth), self.tables, self.max_moves,
+                      self.work_size)
 
     def start(self, goals):
         self.current = bitset.new_bitset(self.puzzle.level_size(0))

@@ -412,16 +412,18 @@ class LayerStore:
             # maxshape None lets a small layer still use full-size chunks
             ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
                                   chunks=(CHUNK,), **FILTERS)
-            pending = []
+            pending = []  # (offset, compression job), oldest first
 
-            def flush():
+            def write_oldest(n):
+                # only the oldest n are awaited: the threads keep compressing the newer
+                # chunks meanwhile, and this thread reads out the next ones
                 nonlocal stored
-                encoded = [(offset, job.result()) for offset, job in pending]
+                encoded = [(offset, job.result()) for offset, job in pending[:n]]
                 stored += sum(len(data) for _, data in encoded)
                 room(stored)
                 for offset, data in encoded:
                     ds.id.write_direct_chunk((offset,), data)
-                pending.clear()
+                del pending[:n]
 
             for chunk in _chunks_of(chunks):
                 if written + chunk.size > count:
@@ -431,8 +433,8 @@ class LayerStore:
                 pending.append((written, pool.submit(_encode_chunk, chunk)))
                 written += chunk.size
                 if len(pending) >= 4 * COMPRESS_THREADS:
-                    flush()
-            flush()
+                    write_oldest(2 * COMPRESS_THREADS)
+            write_oldest(len(pending))
             if written != count:
                 raise LayerError(f"layer {depth}: {written} ranks written, {count} announced")
             f.create_dataset("index", data=np.array(index, dtype=np.uint64))

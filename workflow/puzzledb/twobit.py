@@ -172,29 +172,27 @@ def set_code(a, ranks, code, flags):
 
 
 @jit(inline="always")
-def _relabel_word(a, w):
-    v = a[w]
-    y = v & LANES
-    if y:  # else only UNSEEN and OLD states: nothing changes
-        x = (v >> ONE) & LANES
-        a[w] = ((x | y) << ONE) | (y & ~x)
+def _relabel_sub(a, k):
+    """NEXT -> CUR, CUR -> OLD in sub-block k."""
+    for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
+        v = a[w]
+        y = v & LANES
+        if y:  # else only UNSEEN and OLD states: nothing changes
+            x = (v >> ONE) & LANES
+            a[w] = ((x | y) << ONE) | (y & ~x)
 
 
 @jit(parallel=True)
 def relabel(a, subs):
     """NEXT -> CUR, CUR -> OLD in the sub-blocks subs."""
     for i in prange(subs.size):
-        k = subs[i]
-        for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
-            _relabel_word(a, w)
+        _relabel_sub(a, subs[i])
 
 
 @jit
 def relabel_serial(a, subs):
     for i in range(subs.size):
-        k = subs[i]
-        for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
-            _relabel_word(a, w)
+        _relabel_sub(a, subs[i])
 
 
 @jit

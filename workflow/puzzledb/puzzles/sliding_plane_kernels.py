@@ -97,6 +97,18 @@ def _plane_lanes(a, w, lo, hi):
     return lanes
 
 
+@jit(inline="always")
+def _horizontal(a, next_flags, g0, lanes, plane, col, width):
+    """The horizontal moves of the CUR states `lanes` of the word of states g0..g0 + 31:
+    the blank one cell left or right is the same place of the plane before or after."""
+    new = 0
+    if col > 0:
+        new += mark_next_shifted(a, next_flags, g0 - plane, lanes)
+    if col < width - 1:
+        new += mark_next_shifted(a, next_flags, g0 + plane, lanes)
+    return new
+
+
 # --- distinct tiles --------------------------------------------------------------------------
 #
 # Lehmer digits L[i] (the tiles after reading position i smaller than tile i): the full code
@@ -270,10 +282,7 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
             if lanes == 0:
                 continue
             g0 = w * STATES_PER_WORD
-            if col > 0:
-                new += mark_next_shifted(a, next_flags, g0 - plane, lanes)
-            if col < width - 1:
-                new += mark_next_shifted(a, next_flags, g0 + plane, lanes)
+            new += _horizontal(a, next_flags, g0, lanes, plane, col, width)
             if not vertical:
                 continue
             while lanes:
@@ -383,10 +392,7 @@ def expand_pools(a, cur_flags, next_flags, found, t, unit_plane, unit_first, uni
             if lanes == 0:
                 continue
             g0 = w * STATES_PER_WORD
-            if col > 0:
-                new += mark_next_shifted(a, next_flags, g0 - plane, lanes)
-            if col < width - 1:
-                new += mark_next_shifted(a, next_flags, g0 + plane, lanes)
+            new += _horizontal(a, next_flags, g0, lanes, plane, col, width)
             if not (down or up):
                 continue
             while lanes:

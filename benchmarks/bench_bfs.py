@@ -107,9 +107,9 @@ def snakemake_eleven(workdir, threads):
     before = load()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
-                    "--directory", str(workdir), "--cores", str(threads), "--quiet",
-                    "results/eleven/layers/manifest.json"],
+    subprocess.run([sys.executable, "-m", "snakemake", "results/eleven/layers/manifest.json",
+                    "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
+                    "--cores", str(threads), "--quiet"],
                    check=True, capture_output=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -45,7 +45,7 @@ from .frontier_kernels import (
     unmark,
 )
 from .frontier_plan import FrontierPlan
-from .memory import PIECE_STATES, words_for
+from .memory import PIECE_STATES, search_mib, words_for
 from .store import LayerError, LayerInfo, LayerStore, atomic_file, write_text
 
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
@@ -155,6 +155,11 @@ class Frontier(FrontierPlan):
             raise LayerError(f"{self.puzzle.name}: step {first} follows a record of "
                              f"{len(layers)} layers")
         started = time.perf_counter()
+        if first == 0:
+            limit = ("no depth limit" if self.depth_limit is None
+                     else f"depth limit {self.depth_limit}")
+            log(f"{self.puzzle.name}: frontier mode (sorted layers), {self.segments} segments, "
+                f"{limit}; the in-memory mode would need {search_mib(self.puzzle):,.1f} MiB")
         info = self._stored(first)
         if info is None:
             if first == 0:

@@ -147,9 +147,9 @@ def test_a_rule_stopping_on_a_known_error_ends_its_log_and_the_runs_stderr_with_
     with pytest.raises(SystemExit) as stop:
         with rule_log(SimpleNamespace(log=[str(log)], config={}), append=True):
             print("eleven: 239,500,800 ranks", file=sys.stderr)
-            raise BudgetError("eleven: the search needs 94 MiB, more than the memory budget "
+            raise BudgetError("eleven: the search needs 60 MiB, more than the memory budget "
                               "of 50 MiB")
-    line = ("puzzledb: error: eleven: the search needs 94 MiB, more than the memory budget "
+    line = ("puzzledb: error: eleven: the search needs 60 MiB, more than the memory budget "
             "of 50 MiB")
     assert stop.value.code == 2
     assert log.read_text().splitlines() == ["eleven: 239,500,800 ranks", line]

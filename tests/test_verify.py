@@ -4,6 +4,7 @@ database passes in one line, each kind of damage is named by its layer's depth a
 
 import json
 import shutil
+import zlib
 
 import h5py
 import numpy as np
@@ -62,6 +63,22 @@ def test_a_whole_eight_database_verifies_with_a_one_line_summary(capsys, eight_d
     status, out, err = verify(capsys, eight_database)
     assert (status, err, len(out)) == (0, [], 1)
     assert out[0].startswith("eight: verified 32 layers (depths 0..31), 181,440 states")
+
+
+def test_the_layers_read_back_through_hdf5s_own_gzip_filter_and_each_chunk_through_zlib(
+        eight_database):
+    # the store deflates chunks with ISA-L; any HDF5 reader (and plain zlib) must decode them
+    manifest = manifest_of(eight_database)
+    for info in manifest["layers"]:
+        with h5py.File(layers_of(eight_database) / f"depth_{info['depth']:03d}.h5") as f:
+            ranks = f["ranks"][:]
+            assert (ranks.size, zlib.crc32(ranks.astype("<u8").tobytes())) == (
+                info["count"], info["crc32"])
+            chunked = [f["ranks"].id.read_direct_chunk((start,))[1]
+                       for start in range(0, ranks.size, f["ranks"].chunks[0])]
+        raw = [np.frombuffer(zlib.decompress(c), np.uint8).reshape(8, -1).T.copy().view("<u8")
+               for c in chunked]
+        assert np.array_equal(np.concatenate(raw).ravel()[: ranks.size], ranks)
 
 
 def test_verify_reports_its_progress_rank_by_rank_up_to_the_total(eight_database):

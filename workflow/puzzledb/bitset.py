@@ -1,8 +1,7 @@
-"""Dense bitsets over a rank space (one bit per state) and the compiled BFS step on them.
-
-A layer lives in memory as a bitset of ceil(size/64) uint64 words, so a search needs three
-bits per state (seen, current, next) whatever the layer widths are.  Threads set bits of
-the next layer with an atomic OR, so the layer is complete and duplicate-free without locks.
+"""Dense bitsets over a rank space (one bit per state): the two levels a graded search holds
+(peg solitaire: every move removes a peg, so layer d + 1 is all of level d + 1 it reaches and
+no state is seen twice) and its compiled step, and the sets of frontier segments and matching.
+Threads set bits of the next level with an atomic OR, so it is complete without locks.
 """
 
 import numpy as np
@@ -20,10 +19,8 @@ def new_bitset(size):
 
 
 @jit(parallel=True)
-def expand(current, seen, following, level, tables, max_moves, work_size, check_seen):
-    """Set in `following` every neighbour of a state in `current` that `seen` lacks.
-
-    With check_seen False (graded puzzles) every neighbour is new by construction."""
+def expand(current, following, level, tables, max_moves, work_size):
+    """Set in `following` every neighbour of a state in `current` (of level `level`)."""
     words = current.size
     blocks = (words + BLOCK_WORDS - 1) // BLOCK_WORDS
     for b in prange(blocks):
@@ -40,8 +37,6 @@ def expand(current, seen, following, level, tables, max_moves, work_size, check_
                     n = out[j]
                     nw = n >> 6
                     mask = np.uint64(1) << np.uint64(n & 63)
-                    if check_seen and seen[nw] & mask:
-                        continue
                     if following[nw] & mask:
                         continue
                     _atomic_or(following, nw, mask)
@@ -75,13 +70,6 @@ def set_ranks(bitset, ranks):
         _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
 
 
-@jit(parallel=True)
-def merge(target, source):
-    """target |= source."""
-    for w in prange(target.size):
-        target[w] |= source[w]
-
-
 def iter_ranks(bitset, block_words=BLOCK_WORDS):
     """The ranks of the set bits, ascending, in arrays of at most 64*block_words."""
     buffer = np.empty(block_words * WORD_BITS, dtype=np.uint64)
@@ -97,6 +85,5 @@ def warm_up():
     layer is not charged with it."""
     a = new_bitset(128)
     set_ranks(a, np.array([1], dtype=np.uint64))
-    merge(a, a)
     count(a)
     list(iter_ranks(a, 1))

@@ -1,9 +1,12 @@
 """The BFS engine: frontier by frontier from a puzzle's goal set, one layer file per depth.
 
-It knows a puzzle only through the Puzzle interface.  Memory is three bitsets of the rank
-space (seen, current layer, next layer) plus one extraction buffer, fixed before the search
-starts (memory.py).  Every finished layer is written at once; a rerun resumes after the last
-good one.
+It knows a puzzle only through the Puzzle interface.  An ungraded puzzle is searched on two
+bits per state of its rank space (twobit.py), expanded by the puzzle's layer expansion if it
+has one (sliding puzzles: whole planes at a time) and otherwise state by state through its
+neighbours kernel; a graded puzzle (every layer its own level) on one bitset per level for
+the current and the next layer (bitset.py).  Memory is fixed before the search starts
+(memory.py).  Every finished layer is written at once; a rerun resumes after the last good
+one.
 """
 
 import sys
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from . import bitset
+from . import bitset, twobit
 from .compiled import set_threads
 from .memory import check_budget, search_bytes
 from .store import LayerStore
@@ -26,8 +29,87 @@ class BuildReport:
     total: int
     resumed_from: int  # deepest layer found on disk and kept, -1 if none
     seconds: float  # BFS time: expanding, extracting and writing layers
-    compile_seconds: float  # numba compilation of the kernels, before the search
+    compile_seconds: float  # loading (or compiling) the kernels, before the search
     memory_bytes: int
+
+
+class TwoBitSearch:
+    """An ungraded puzzle's search: every state UNSEEN, OLD, CUR or NEXT (twobit.py)."""
+
+    def __init__(self, puzzle):
+        self.state = twobit.StateArray(puzzle.size)
+        self.expansion = puzzle.layer_expansion() or twobit.NeighboursExpansion(puzzle)
+
+    def warm_up(self):
+        twobit.warm_up()
+        self.expansion.expand(self.state, 0)  # no state is CUR yet: loads, expands nothing
+
+    def start(self, goals):
+        self.state.mark_current(goals)
+
+    def reload(self, store, last):
+        """Resume after layer `last` on disk: layers 0..last-1 OLD, layer last CUR."""
+        for depth in range(last + 1):
+            mark = self.state.mark_current if depth == last else self.state.mark_old
+            with store.open_layer(depth) as layer:
+                for block in layer.iter_chunks():
+                    mark(block)
+
+    def expand(self, depth):
+        """Layer depth + 1 from layer depth: its number of states."""
+        return self.expansion.expand(self.state, depth)
+
+    def layer(self):
+        """The ranks of the layer just expanded, ascending (arrays to use one by one)."""
+        return self.state.next_layer()
+
+
+class GradedSearch:
+    """A graded puzzle's search: layer d + 1 is level d + 1, so no state is seen twice and
+    two bitsets (this level, the next) hold the search."""
+
+    def __init__(self, puzzle):
+        self.puzzle = puzzle
+        self.tables = puzzle.tables()
+        self.max_moves = max(puzzle.max_moves, 1)
+        self.work_size = max(puzzle.work_size, 1)
+        self.current = None
+        self.following = None
+
+    def warm_up(self):
+        bitset.warm_up()
+        empty = bitset.new_bitset(1)
+        self._step(empty, empty, 0)  # compiles or loads, expands nothing
+
+    def _step(self, current, following, depth):
+        bitset.expand(current, following, np.int64(depth), self.tables, self.max_moves,
+                      self.work_size)
+
+    def start(self, goals):
+        self.current = bitset.new_bitset(self.puzzle.level_size(0))
+        bitset.set_ranks(self.current, goals)
+
+    def reload(self, store, last):
+        """Resume after layer `last` on disk: only it is needed."""
+        self.current = bitset.new_bitset(self.puzzle.level_size(last))
+        with store.open_layer(last) as layer:
+            for block in layer.iter_chunks():
+                bitset.set_ranks(self.current, block)
+
+    def expand(self, depth):
+        size = self.puzzle.level_size(depth + 1)
+        if size == 0:
+            return 0
+        if self.following is None or self.following.size != bitset.words_for(size):
+            self.following = bitset.new_bitset(size)
+        else:
+            self.following[:] = 0
+        self._step(self.current, self.following, depth)
+        return int(bitset.count(self.following))
+
+    def layer(self):
+        self.current, self.following = self.following, self.current
+        return bitset.iter_ranks(self.current)
 
 
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
@@ -43,32 +125,21 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     infos = store.good_layers()
     store.prune(len(infos))
     resumed_from = len(infos) - 1
-    tables = puzzle.tables()
-    max_moves = max(puzzle.max_moves, 1)
-    work_size = max(puzzle.work_size, 1)
-
-    def step(current, seen, following, depth):
-        bitset.expand(current, seen if seen is not None else current, following,
-                      np.int64(depth), tables, max_moves, work_size, seen is not None)
 
     compiling = time.perf_counter()
-    bitset.warm_up()
-    empty = bitset.new_bitset(1)
-    step(empty, None if puzzle.graded else empty, empty, 0)  # compiles, expands nothing
+    search = GradedSearch(puzzle) if puzzle.graded else TwoBitSearch(puzzle)
+    search.warm_up()
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
 
     if infos:
         log(f"{puzzle.name}: resuming after layer {resumed_from} found on disk")
-        current, seen = _reload(store, puzzle, resumed_from)
+        search.reload(store, resumed_from)
     else:
         goals = np.unique(puzzle.goal_ranks().astype(np.uint64))
-        current = bitset.new_bitset(puzzle.level_size(0))
-        bitset.set_ranks(current, goals)
+        search.start(goals)
         infos.append(store.write_layer(0, [goals], goals.size))
-        seen = current.copy() if not puzzle.graded else None
     depth = infos[-1].depth
-    following = None
     done = sum(i.count for i in infos)
     bar = tqdm(
         total=puzzle.size if not puzzle.graded else None, initial=done,
@@ -77,19 +148,11 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     )
     try:
         while depth_limit is None or depth < depth_limit:
-            size = puzzle.level_size(depth + 1) if puzzle.graded else puzzle.level_size(0)
-            if size == 0:
-                break
-            if following is None or following.size != bitset.words_for(size):
-                following = bitset.new_bitset(size)
-            else:
-                following[:] = 0
-            step(current, seen, following, depth)
-            count = int(bitset.count(following))
+            count = search.expand(depth)
             if count == 0:
                 break
             depth += 1
-            infos.append(store.write_layer(depth, bitset.iter_ranks(following), count))
+            infos.append(store.write_layer(depth, search.layer(), count))
             done += count
             bar.update(count)
             bar.set_postfix(depth=depth, layer=f"{count:,}")
@@ -97,9 +160,6 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
                 elapsed = time.perf_counter() - started
                 log(f"{puzzle.name}: depth {depth}: {count:,} states, {done:,} in all, "
                     f"{elapsed:.2f} s")
-            if seen is not None:
-                bitset.merge(seen, following)
-            current, following = following, current
     finally:
         bar.close()
     seconds = time.perf_counter() - started
@@ -112,18 +172,3 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     )
     return BuildReport(puzzle.name, depth, manifest["total"], resumed_from, seconds,
                        compile_seconds, search_bytes(puzzle))
-
-
-def _reload(store, puzzle, last):
-    """Bitsets of layer `last` and (ungraded) of every layer up to it, read from disk."""
-    current = bitset.new_bitset(puzzle.level_size(last))
-    seen = None if puzzle.graded else bitset.new_bitset(puzzle.level_size(0))
-    first = last if puzzle.graded else 0
-    for depth in range(first, last + 1):
-        with store.open_layer(depth) as layer:
-            for block in layer.iter_chunks():
-                if seen is not None:
-                    bitset.set_ranks(seen, block)
-                if depth == last:
-                    bitset.set_ranks(current, block)
-    return current, seen

@@ -9,9 +9,22 @@ from .errors import BudgetError
 
 WORD_BITS = 64
 # Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of
-# work, and (times 64) the most ranks one extraction buffer holds.
+# work, and (times 64) the most ranks one extraction buffer holds.  (The one-bit sets of
+# graded searches, frontier segments and matching; see bitset.py.)
 BLOCK_WORDS = 1 << 14
 EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
+
+# The two-bit state array of an ungraded search (twobit.py): 32 states a word, cut into
+# sub-blocks of SUB_WORDS words (32,768 states) with a flag byte each for "holds a state of
+# this layer" and one for "of the next"; the next layer's ranks are read out a few
+# sub-blocks at a time into one buffer of TWOBIT_EXTRACT_SUBS sub-blocks' states.
+STATES_PER_WORD = 32
+SUB_SHIFT = 10
+SUB_WORDS = 1 << SUB_SHIFT
+SUB_STATES = SUB_WORDS * STATES_PER_WORD
+TWOBIT_EXTRACT_SUBS = 8
+TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
+
 # What a search process holds besides its search: the interpreter, numpy, numba, h5py and
 # the compiled kernels (a build of the 8-puzzle peaks at about 200 MiB in all).
 PROCESS_OVERHEAD_MB = 256
@@ -33,13 +46,28 @@ def words_for(size):
     return (int(size) + WORD_BITS - 1) // WORD_BITS
 
 
-def search_bytes(puzzle):
-    """Bytes the in-memory search holds: its bitsets and one extraction buffer.
+def twobit_words(size):
+    """Words of the two-bit state array of `size` states."""
+    return (int(size) + STATES_PER_WORD - 1) // STATES_PER_WORD
 
-    An ungraded search keeps seen/current/next over the whole rank space; a graded one
-    keeps only the current and next levels, each in its own rank space."""
+
+def sub_blocks(words):
+    """Sub-blocks (flag bytes) of a two-bit state array of `words` words."""
+    return (int(words) + SUB_WORDS - 1) // SUB_WORDS
+
+
+def search_bytes(puzzle):
+    """Bytes the in-memory search holds.
+
+    Ungraded: two bits per state of the rank space (its depth mod 3, in effect: unseen,
+    older, this layer, next layer), two flag bytes per sub-block, one extraction buffer and
+    the tables of the puzzle's layer expansion, if it has one (Puzzle.expansion_bytes).
+    Graded: one bit per rank of the current and the next level, and one extraction
+    buffer."""
     if not puzzle.graded:
-        return 3 * words_for(puzzle.size) * 8 + EXTRACT_BUFFER_BYTES
+        words = twobit_words(puzzle.size)
+        return (words * 8 + 2 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
+                + puzzle.expansion_bytes())
     words = [words_for(size) for size in puzzle.levels()]
     widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
     return widest * 8 + EXTRACT_BUFFER_BYTES

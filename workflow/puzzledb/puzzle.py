@@ -137,6 +137,19 @@ class Puzzle:
         Default: PuzzleError, the family has no such map."""
         raise PuzzleError(f"{self.name}: boards can be solved towards its own goal only")
 
+    def layer_expansion(self):
+        """A whole-layer expansion faster than asking the neighbours kernel state by state:
+        an object whose expand(state, level) marks NEXT every UNSEEN neighbour of every CUR
+        state of the engine's two-bit array (twobit.StateArray) and returns how many it
+        marked (sliding puzzles: the plane kernels).  Default: None, the engine's generic
+        step over the neighbours kernel."""
+        return None
+
+    def expansion_bytes(self):
+        """Bytes of the tables layer_expansion() holds during a search (memory.py).
+        Default: 0."""
+        return 0
+
     def move_parity(self, ranks):
         """A 0/1 colouring of the ranks that every move flips, as an int64 array (it halves
         the radii matching tries); None when the puzzle has none.  Default: None."""

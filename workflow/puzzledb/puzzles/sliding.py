@@ -10,6 +10,7 @@ kernels are in sliding_kernels.py.
 
 import re
 from collections import Counter, namedtuple
+from functools import cached_property
 from math import factorial, prod
 
 import numpy as np
@@ -31,6 +32,17 @@ MultisetTables = namedtuple("MultisetTables",
 ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
 PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
 RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
+
+# The plane expansion (sliding_plane_kernels.py) of distinct tiles splits the rank around the
+# reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
+# shares one rank change, else a suffix table of at most SUFFIX_MAX_TABLE entries gives it.
+# Repeated pieces: a rank table of 2^pool entries per class, pools of at most MAX_POOL cells.
+PREFIX_MIN_BLOCK = 60
+SUFFIX_MAX_TABLE = 1 << 22
+MAX_POOL = 20
+# move m = 2 * blank + (0 down, 1 up); kind 0 prefix, 1 suffix; suffix: (window start,
+# rotation to the right, entries, offset in the one table array) of each table
+FactoredPlan = namedtuple("FactoredPlan", "target start kind split block offset suffixes")
 
 
 class SlidingPuzzle(Puzzle):
@@ -111,6 +123,67 @@ class SlidingPuzzle(Puzzle):
             combinations[c, : table.size] = table
         return MultisetTables(self.adjacent, self.counts, self.weights, pools, combinations,
                               np.uint64((1 << self.cells) - 1))
+
+    # -- the layer expansion: whole planes of the engine's two-bit array --------------------
+    #
+    # Both rank families put the blank's cell first, so the states with the blank in cell b
+    # are one plane of consecutive ranks, and a horizontal move keeps the rest of the rank:
+    # a whole word of states moves to the next plane at once.  See sliding_plane_kernels.py.
+
+    def layer_expansion(self):
+        """The plane kernels; None for a board whose tables would be too large (the engine
+        then expands state by state)."""
+        if self.plane_plan is None:
+            return None
+        return self.compiled.plane_expansion(self)
+
+    def expansion_bytes(self):
+        plan = self.plane_plan
+        if plan is None:
+            return 0
+        if self.distinct:
+            return 8 * sum(entries for _, _, entries, _ in plan.suffixes)
+        return 4 * sum(1 << p for p in plan)
+
+    @cached_property
+    def plane_plan(self):
+        """Distinct tiles: a FactoredPlan; repeated pieces: the pool of each class 1..K-2 (one
+        rank table each); None when a table would be too large."""
+        if not self.distinct:
+            k = self.counts.size
+            pools = [self.cells - int(self.counts[0]) - int(self.counts[1:c].sum())
+                     for c in range(1, k - 1)]
+            return None if any(p > MAX_POOL for p in pools) else pools
+        n, w = self.cells - 1, self.width
+        moves = 2 * self.cells
+        target, start, kind, split, offset = ([-1] * moves, [0] * moves, [0] * moves,
+                                              [0] * moves, [0] * moves)
+        block = [1] * moves
+        suffixes = {}
+        at = 0
+        for b in range(self.cells):
+            # down: the tile below moves up, the window [b, b + w) of reading positions
+            # turns right; up: the window [b - w, b) turns left
+            for d, (to, a) in enumerate(((b + w, b), (b - w, b - w))):
+                if not 0 <= to < self.cells:
+                    continue
+                m = 2 * b + d
+                target[m], start[m] = to, a
+                prefix = factorial(n - a - w) // 2 if n - a - w >= 2 else 0
+                if prefix >= PREFIX_MIN_BLOCK or factorial(n - a) > SUFFIX_MAX_TABLE:
+                    if prefix < 1:
+                        return None
+                    kind[m], split[m], block[m] = 0, a + w, prefix
+                    continue
+                kind[m], split[m], block[m] = 1, a, factorial(n - a) // 2
+                key = (a, d == 0)
+                if key not in suffixes:
+                    suffixes[key] = (a, d == 0, factorial(n - a), at)
+                    at += factorial(n - a)
+                offset[m] = suffixes[key][3]
+        arrays = (np.array(v, dtype=np.int64) for v in (target, start, kind, split, block,
+                                                       offset))
+        return FactoredPlan(*arrays, tuple(suffixes.values()))
 
     # -- boards --------------------------------------------------------------------------
     def parse(self, text):

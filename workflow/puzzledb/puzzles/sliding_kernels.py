@@ -1,6 +1,7 @@
 """The compiled kernels of sliding puzzles (sliding.py): neighbours for distinct tiles and for
 repeated pieces, rank and unrank of single boards, the tile renaming of matching, Manhattan
-distance and pattern-database lookups.  Every kernel takes the puzzle's tables.
+distance and pattern-database lookups; the layer expansion of whole planes is in
+sliding_plane_kernels.py.  Every kernel takes the puzzle's tables.
 
 A horizontal move swaps two cells that are consecutive in cell order, so every digit but the
 blank's keeps its value in both rank families: such neighbours cost one addition.
@@ -28,6 +29,7 @@ from .sliding import (
     PermutationTables,
     RelabelTables,
 )
+from .sliding_plane_kernels import plane_expansion  # noqa: F401  (the layer expansion)
 
 ONE = np.uint64(1)
 

@@ -1,0 +1,148 @@
+"""The in-memory engine on two bits per state: the plane kernels of sliding puzzles mark
+exactly the neighbours the per-state kernel gives, every expansion finds the layers of a BFS
+over plain sets of ranks, a resumed search the layers of an uninterrupted one, and the
+search holds the memory memory.py states; a second build in a new process compiles nothing."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from puzzledb import compiled, engine, memory, puzzles, twobit
+from puzzledb.puzzles.sliding import SlidingPuzzle
+from puzzledb.puzzles.sliding_plane_kernels import factored_tables
+from puzzledb.store import LayerStore, _crc
+
+
+def quiet(message):
+    pass
+
+
+def layers_by_sets(puzzle):
+    """(count, CRC-32) of each layer by a BFS over sorted rank arrays: the neighbours of a
+    whole layer from the per-state kernel, minus the two layers before it."""
+    layer = np.unique(puzzle.goal_ranks().astype(np.int64))
+    before = np.zeros(0, dtype=np.int64)
+    out = []
+    while layer.size:
+        ranks = layer.astype(np.uint64)
+        out.append((int(layer.size), _crc(ranks)))
+        found = np.unique(compiled.neighbours_of_many(layer, np.int64(0), puzzle.max_moves,
+                                                      puzzle.work_size, puzzle.tables()))
+        found = np.setdiff1d(np.setdiff1d(found, layer, assume_unique=True), before,
+                             assume_unique=True)
+        before, layer = layer, found
+    return out
+
+
+def built_layers(puzzle, directory):
+    engine.build(puzzle, directory, threads=2, progress=False, log=quiet)
+    return [(i["count"], i["crc32"]) for i in LayerStore(directory, puzzle).manifest()["layers"]]
+
+
+def marked_by_expanding(expansion, state, rank):
+    """The states the expansion marks NEXT from `rank` alone, then the array cleared."""
+    state.mark_current(np.array([rank], dtype=np.uint64))
+    count = expansion.expand(state, 0)
+    found = np.concatenate(list(state.next_layer()) or [np.zeros(0, np.uint64)])
+    state.words[:] = 0
+    state.cur_flags[:] = 0
+    assert count == found.size
+    return sorted(int(r) for r in found)
+
+
+@pytest.mark.parametrize("name", ["eleven", "eight", "fifteen-3colour", "fifteen-6colour"])
+def test_the_plane_kernels_mark_exactly_the_neighbours_the_per_state_kernel_gives(name):
+    puzzle = puzzles.get(name)
+    expansion = puzzle.layer_expansion()
+    assert expansion is not None and not isinstance(expansion, twobit.NeighboursExpansion)
+    state = twobit.StateArray(puzzle.size)
+    plane = puzzle.size // puzzle.cells
+    ranks = np.random.default_rng(11).integers(0, puzzle.size, 200).tolist()
+    ranks += [b * plane + e for b in range(puzzle.cells) for e in (0, 1, 31, plane - 1)]
+    for rank in ranks:
+        assert marked_by_expanding(expansion, state, rank) == sorted(set(
+            puzzle.neighbours(rank))), rank
+
+
+@pytest.mark.parametrize("width, height, goal", [
+    (2, 2, "12 30"), (3, 2, "123 450"), (2, 3, "12 34 50"), (4, 2, "1234 5670"),
+    (2, 4, "12 34 56 70"), (3, 3, "123 456 780"), (3, 3, "112 233 110"),
+    (4, 2, "1122 3330"), (5, 2, "11223 34450"), (3, 4, "111 222 333 110"),
+])
+def test_a_sliding_board_has_the_layers_of_a_bfs_over_sets(width, height, goal, tmp_path):
+    puzzle = SlidingPuzzle(f"board-{width}x{height}", width, height, goal)
+    assert puzzle.layer_expansion() is not None
+    assert built_layers(puzzle, tmp_path) == layers_by_sets(puzzle)
+
+
+@pytest.mark.parametrize("name", ["flipit-square", "flipit-square-diagonal"])
+def test_a_puzzle_without_a_layer_expansion_has_the_layers_of_a_bfs_over_sets(name, tmp_path):
+    puzzle = puzzles.get(name)
+    assert puzzle.layer_expansion() is None
+    assert built_layers(puzzle, tmp_path) == layers_by_sets(puzzle)
+
+
+def test_the_generic_step_finds_the_layers_of_the_plane_kernels(tmp_path, monkeypatch):
+    puzzle = puzzles.get("fifteen-6colour")
+    planes = built_layers(puzzle, tmp_path / "planes")
+    monkeypatch.setattr(SlidingPuzzle, "layer_expansion", lambda self: None)
+    assert built_layers(puzzle, tmp_path / "generic") == planes
+
+
+def test_a_search_resumed_after_layer_12_writes_the_layers_of_an_uninterrupted_one(tmp_path):
+    puzzle = puzzles.get("eight")
+    whole = built_layers(puzzle, tmp_path)
+    store = LayerStore(tmp_path, puzzle)
+    store.prune(13)  # layers 13.. and the manifest removed, as after a kill
+    report = engine.build(puzzle, tmp_path, threads=2, progress=False, log=quiet)
+    assert report.resumed_from == 12
+    assert [(i["count"], i["crc32"]) for i in store.manifest()["layers"]] == whole
+
+
+def test_the_search_of_eleven_holds_two_bits_per_state_and_its_plane_tables():
+    eleven = puzzles.get("eleven")
+    state = twobit.StateArray(eleven.size)
+    assert state.words.nbytes == 239_500_800 // 4
+    tables = factored_tables(eleven)
+    assert tables.suffix_delta.nbytes == eleven.expansion_bytes() == 8 * sum(
+        entries for _, _, entries, _ in eleven.plane_plan.suffixes)
+    flags = state.cur_flags.nbytes + state.next_flags.nbytes
+    assert memory.search_bytes(eleven) == (state.words.nbytes + flags + state.buffer.nbytes
+                                           + eleven.expansion_bytes())
+    assert round(memory.search_mib(eleven)) == 60
+
+
+def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state():
+    wide = SlidingPuzzle("two-colour-11x2", 11, 2, "11111111112 22222222220")
+    assert wide.plane_plan is None  # the first class's pool: 21 cells, 2^21 entries
+    assert wide.layer_expansion() is None and wide.expansion_bytes() == 0
+
+
+BUILD_AND_LIST_COMPILED = """
+import gc, tempfile
+from numba.core.dispatcher import Dispatcher
+from puzzledb import engine, puzzles
+from puzzledb.puzzles.domino import DominoPuzzle
+boards = [puzzles.get(name) for name in ("eight", "fifteen-6colour", "flipit-square", "hoppers")]
+boards.append(DominoPuzzle("domino-3x4", 3, 4, "123 456 789 a__"))
+with tempfile.TemporaryDirectory() as tmp:
+    for puzzle in boards:
+        engine.build(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
+                     log=lambda m: None)
+print(sorted(d.py_func.__qualname__ for d in gc.get_objects()
+             if isinstance(d, Dispatcher) and sum(d.stats.cache_misses.values())))
+"""
+
+
+@pytest.mark.slow
+def test_a_second_build_in_a_new_process_compiles_no_kernel():
+    # one board of each kernel family: distinct tiles and repeated pieces (plane kernels),
+    # flip-it (the generic step), pegs (graded), domino; the first run may fill the cache
+    def compiled_by_a_build():
+        return subprocess.run([sys.executable, "-c", BUILD_AND_LIST_COMPILED], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    compiled_by_a_build()
+    assert compiled_by_a_build() == "[]"

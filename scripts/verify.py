@@ -6,7 +6,8 @@ from pathlib import Path
 
 from puzzledb import puzzles
 from puzzledb.job import rule_log
-from puzzledb.store import LayerStore, write_text
+from puzzledb.files import write_text
+from puzzledb.store import LayerStore
 
 with rule_log(snakemake):
     store = LayerStore(Path(snakemake.input.manifest).parent,

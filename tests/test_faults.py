@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import h5py
 import pytest
 
-from puzzledb import engine, puzzles, store
+from puzzledb import engine, files, puzzles, store
 from puzzledb.cli import main
 from puzzledb.errors import BudgetError, StorageError
 from puzzledb.job import rule_log
@@ -165,7 +165,7 @@ def test_a_write_failure_reported_from_a_destructor_fails_the_write_once_and_sil
             raise HDF5_EIO
 
     with pytest.raises(StorageError, match=r"cannot write .*x\.txt: Input/output error$"):
-        with store.atomic_file(tmp_path / "x.txt") as tmp:
+        with files.atomic_file(tmp_path / "x.txt") as tmp:
             tmp.write_text("whole?")
             FailsWhenFreed()
     assert list(tmp_path.iterdir()) == []

@@ -1,6 +1,6 @@
 """Products mined from a finished database: summary.csv, antipodes.txt, the counts up to
 symmetry and an HTML report (the plot is in plots.py).  Each reads the layers through
-DepthDatabase and writes one file atomically (store.write_text).
+DepthDatabase and writes one file atomically (files.write_text).
 """
 
 import csv
@@ -9,7 +9,7 @@ import io
 
 import numpy as np
 
-from .store import write_text
+from .files import write_text
 
 
 def write_summary(db, path):

@@ -52,7 +52,8 @@ from .memory import (
     search_mib,
     words_for,
 )
-from .store import LayerError, LayerInfo, atomic_file, write_text
+from .files import atomic_file, write_text
+from .store import LayerError, LayerInfo
 
 SORT_THREADS = 2
 

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from .store import atomic_file  # noqa: E402
+from .files import atomic_file  # noqa: E402
 
 
 def depth_axis(puzzle):

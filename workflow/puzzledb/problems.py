@@ -24,7 +24,7 @@ from . import matching
 from .compiled import set_threads
 from .errors import BoardError, ProblemError
 from .puzzle import SEPARATORS
-from .store import write_text
+from .files import write_text
 
 FORMAT = "board:length:route (route: the blank's first cell after each move, '|'-separated)"
 PER_DISTANCE = 200  # problems kept per distance unless a problem set says otherwise

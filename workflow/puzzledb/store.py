@@ -13,9 +13,6 @@ one full check of a layer: a resuming build uses it to find the last good layer
 import errno
 import json
 import os
-import re
-import socket
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -26,7 +23,8 @@ import h5py
 import numpy as np
 from isal import isal_zlib
 
-from .errors import LayerError, StorageError, one_line
+from .errors import LayerError, one_line
+from .files import allocate, atomic_file, free_bytes, write_text, writer_gone
 from .puzzle import FORMAT_VERSION
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
@@ -66,106 +64,6 @@ class Verified:
 
 def layer_name(depth):
     return f"depth_{depth:03d}.h5"
-
-
-def temporary_name(path):
-    """Where `path` is written before it is renamed: a name unique to this writer (host and
-    process), so that two writers never share a temporary file."""
-    path = Path(path)
-    return path.with_name(f"{path.name}.{os.getpid()}@{socket.gethostname()}.tmp")
-
-
-@contextmanager
-def atomic_file(path):
-    """Yield a temporary path beside `path`; rename it to `path` when the block succeeds and
-    remove it when it fails, so a file with the final name is always whole.  A failure to
-    write (a full disk, an I/O error, no permission), from Python or from HDF5, becomes a
-    StorageError naming the file and the cause.  (No fsync: a file survives a killed
-    process whole; what a crash of the machine loses, the full check of every layer when a
-    build resumes, or `puzzledb verify`, finds.)"""
-    path = Path(path)
-    tmp = temporary_name(path)
-    failures = []
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with _write_failures_in_destructors(failures):
-            yield tmp
-        if failures:
-            raise failures[0]
-        os.replace(tmp, path)
-    except BaseException as err:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass  # the write failed; the next build removes what is left (LayerStore.prune)
-        if _is_write_failure(err):
-            raise StorageError(f"cannot write {path}: {_cause(err)}") from None
-        raise
-
-
-def _is_write_failure(err):
-    """An OSError, or one of the RuntimeErrors h5py raises when HDF5's file driver fails
-    (their message carries the system's errno: `... errno = 28, error message = 'No space
-    left on device' ...`)."""
-    return isinstance(err, OSError) or (
-        isinstance(err, RuntimeError) and re.search(r"errno = \d+", str(err)) is not None)
-
-
-def _cause(err):
-    """Why a write failed, in a few words: the system's words for the errno, which h5py
-    gives only inside HDF5's message, else the message itself on one line."""
-    code = err.errno if isinstance(getattr(err, "errno", None), int) else None
-    found = re.search(r"errno = (\d+)", str(err))
-    if found:
-        code = int(found.group(1))
-    return os.strerror(code) if code else one_line(err)
-
-
-@contextmanager
-def _write_failures_in_destructors(failures):
-    """Collect write failures raised in destructors while the block runs, instead of letting
-    Python print them.  When HDF5 cannot flush a file on close, h5py raises once and then
-    again from the destructors of the file's objects, where Python can only print a
-    traceback ("Exception ignored in ...").  The write has failed either way, and is
-    reported once, as a StorageError."""
-    previous = sys.unraisablehook
-
-    def hook(unraisable):
-        if _is_write_failure(unraisable.exc_value):
-            failures.append(unraisable.exc_value)
-        else:
-            previous(unraisable)
-
-    sys.unraisablehook = hook
-    try:
-        yield
-    finally:
-        sys.unraisablehook = previous
-
-
-def write_text(path, text):
-    """Write a text file through atomic_file."""
-    with atomic_file(path) as tmp:
-        Path(tmp).write_text(text)
-
-
-def _writer_gone(tmp):
-    """True when the writer named in a temporary file's name (see temporary_name) ran on
-    this host and is no longer alive, or the name is not one of ours."""
-    try:
-        writer, host = tmp.name.removesuffix(".tmp").rsplit("@", 1)
-        pid = int(writer.rsplit(".", 1)[1])
-    except (IndexError, ValueError):
-        return True
-    if host != socket.gethostname():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
 
 
 def _crc(ranks, crc=0):
@@ -342,7 +240,7 @@ def _hdf5_file_with_room(tmp, count):
         with h5py.File(tmp, "w") as f:
             yield f, lambda data_bytes: None
         return
-    if _free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
+    if free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     f = h5py.File(tmp, "w")
     fd = None
@@ -351,7 +249,7 @@ def _hdf5_file_with_room(tmp, count):
     def room(data_bytes):
         nonlocal allocated
         if data_bytes + headroom > allocated:
-            _allocate(fd, allocated, data_bytes + headroom - allocated)
+            allocate(fd, allocated, data_bytes + headroom - allocated)
             allocated = data_bytes + headroom
 
     try:
@@ -368,25 +266,12 @@ def _hdf5_file_with_room(tmp, count):
             os.close(fd)
 
 
-def _free_bytes(directory):
-    disk = os.statvfs(directory)
-    return disk.f_bavail * disk.f_frsize
-
-
 def _disk_may_fill(directory, count, headroom):
     """Whether the disk has less free space than twice the most a layer file of `count`
     ranks can take: its raw ranks, deflate's worst case (stored blocks, about 0.1 % more)
     and its metadata.  Twice, for other writers on the same disk."""
     most = count * 8 + (count * 8) // 512 + headroom
-    return _free_bytes(directory) < 2 * most
-
-
-def _allocate(fd, offset, length):
-    """Allocate disk blocks for a file's bytes [offset, offset + length): an OSError now if
-    the disk is full, rather than when they are written.  Where the platform cannot
-    (no posix_fallocate), nothing is allocated and a full disk shows when HDF5 writes."""
-    if hasattr(os, "posix_fallocate"):
-        os.posix_fallocate(fd, offset, length)
+    return free_bytes(directory) < 2 * most
 
 
 class LayerStore:
@@ -559,7 +444,7 @@ class LayerStore:
             if int(path.stem.split("_")[1]) >= keep:
                 path.unlink()
         for tmp in self.directory.glob("*.tmp"):
-            if _writer_gone(tmp):
+            if writer_gone(tmp):
                 tmp.unlink(missing_ok=True)
 
     # -- manifest ----------------------------------------------------------------------

@@ -6,7 +6,7 @@ admissible bound (see additive_search.py).
 
 Each table is built by a breadth-first search of its abstraction (additive_kernels.py) and
 stored like a layer: results/pdbs/<puzzle>/<partition>/<tiles>.h5, written through
-store.atomic_file, with a CRC-32 of its values and the hash of its definition; the
+files.atomic_file, with a CRC-32 of its values and the hash of its definition; the
 partition's manifest.json is written last, after every table read back whole.
 """
 
@@ -26,7 +26,8 @@ from ..errors import BudgetError, LayerError, PuzzleError
 from ..memory import pattern_build_bytes, pattern_table_bytes, pattern_word_bits, placements
 from ..puzzle import FORMAT_VERSION
 from ..puzzles.geometry import grid_adjacency
-from ..store import MANIFEST, atomic_file, write_text
+from ..files import atomic_file, write_text
+from ..store import MANIFEST
 from .additive_kernels import (
     GroupTables,
     expand_layer,

@@ -23,7 +23,6 @@ from puzzledb.problems import parse_problem, replay
 from puzzledb.puzzles.sliding_kernels import unrank
 from puzzledb.solvers import additive, additive_search
 from puzzledb.solvers.additive_kernels import (
-    GroupTables,
     rank_placements,
     region_mask,
     unrank_placements,

@@ -12,11 +12,11 @@ import pytest
 import yaml
 
 from conftest import ROOT, children_running, puzzledb_cli, run_snakemake
-from published_figures import FIFTEEN_CORNER_HEAD
+from published_figures import FIFTEEN_CORNER
 from puzzledb import engine, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.frontier import Frontier
-from puzzledb.memory import SPARSE_SEGMENTS
+from puzzledb.memory import EXTRACT_BUFFER_BYTES, SPARSE_SEGMENTS
 from puzzledb.store import LayerStore
 
 
@@ -76,6 +76,22 @@ def test_the_records_chain_every_depth_once_and_say_what_comes_next(tmp_path):
         assert (record["parts"] > 1) == (record["next"] == "fanout")
     assert covered == list(range(32))
     assert json.loads(records[-1].read_text())["next"] == "done"
+
+
+def test_a_step_hands_a_depth_whose_merge_exceeds_its_memory_on_to_merge_jobs(dense,
+                                                                              tmp_path):
+    frontier = Frontier(puzzles.get("eight"), tmp_path / "layers", tmp_path / "frontier", 4,
+                        10**9)
+    # bytes besides the extraction buffer: the first depths' merges fit, the wider ones do not
+    frontier.budget = EXTRACT_BUFFER_BYTES + 64 * 1024
+    messages = []
+    frontier.build(log=messages.append)
+    assert layers_of(tmp_path / "layers") == layers_of(dense / "eight")
+    handed = [m for m in messages if "handed on to a merge job" in m]
+    records = [json.loads(p.read_text())
+               for p in sorted((tmp_path / "frontier").glob("step_*.json"))]
+    assert handed and len(records) == len(handed) + 1
+    assert records[0]["last"] > 0 and all(r["parts"] == 1 for r in records if r["next"] == "fanout")
 
 
 def test_a_step_killed_after_some_layers_keeps_them_and_the_rerun_takes_them_up(tmp_path):
@@ -170,5 +186,5 @@ def test_the_sparse_search_of_the_fifteen_puzzle_to_depth_18_gives_the_published
     frontier = Frontier(puzzle, tmp_path / "layers", tmp_path / "frontier", SPARSE_SEGMENTS,
                         10**9, depth_limit=18)
     manifest = frontier.build(log=lambda m: None)
-    assert [layer["count"] for layer in manifest["layers"]] == FIFTEEN_CORNER_HEAD[:19]
+    assert [layer["count"] for layer in manifest["layers"]] == FIFTEEN_CORNER[:19]
     assert manifest["depth_limit"] == 18  # partial: the space goes on to depth 80

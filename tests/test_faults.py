@@ -70,7 +70,7 @@ HDF5_EIO = RuntimeError("Can't decrement id ref count (unable to close file, err
 @pytest.mark.parametrize("nearly_full, owner, name, error, call, cause", [
     # on a nearly full disk: the disk is full when the space of a layer's chunks is
     # allocated; HDF5 fails flushing the file (h5py: a RuntimeError carrying HDF5's errno)
-    (True, store, "_allocate", OSError(errno.ENOSPC, "No space left on device"), 20,
+    (True, store, "allocate", OSError(errno.ENOSPC, "No space left on device"), 20,
      "No space left on device"),
     (True, h5py.File, "flush", HDF5_EIO, 8, "Input/output error"),
     # on a roomy disk (another writer fills it): HDF5 fails closing the file; the rename fails

@@ -119,7 +119,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer.
     depth_limit: stop after this depth (the manifest then records a partial database)."""
     need = check_budget(puzzle, memory_mb)
-    log(f"{puzzle.name}: {puzzle.rank_space()}, search needs {need:,.1f} MiB")
+    log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB")
     set_threads(threads)
     store = LayerStore(directory, puzzle)
     infos = store.good_layers()

@@ -35,6 +35,7 @@ import numpy as np
 
 from . import bitset, puzzles
 from .compiled import set_threads
+from .files import atomic_file, write_text
 from .frontier_kernels import (
     difference_sorted,
     group_by_segment,
@@ -52,7 +53,6 @@ from .memory import (
     search_mib,
     words_for,
 )
-from .files import atomic_file, write_text
 from .store import LayerError, LayerInfo
 
 SORT_THREADS = 2

@@ -79,7 +79,7 @@ def search_mib(puzzle):
 
 def job_mb(puzzle):
     """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
-    return int(search_mib(puzzle)) + 1 + PROCESS_OVERHEAD_MB
+    return mb_of(search_bytes(puzzle))
 
 
 def frontier_job_bytes(puzzle, count, segments):

@@ -1,5 +1,6 @@
 # puzzledb: depth databases of puzzles, built by BFS layer by layer, then mined.
-# Data flow: config.yaml -> rule bfs (layers + manifest) -> summary, antipodes, plot -> report.
+# Data flow: config.yaml -> rule bfs (layers + manifest) -> summary (table, antipodes) ->
+# report (every puzzle's plot and the HTML page).
 # `snakemake pdbs` builds the additive pattern databases of config `pdbs` (rules/pdbs.smk).
 
 configfile: "config.yaml"
@@ -10,6 +11,14 @@ include: "workflow/rules/bfs.smk"
 include: "workflow/rules/frontier.smk"
 include: "workflow/rules/analysis.smk"
 include: "workflow/rules/pdbs.smk"
+
+
+onsuccess:
+    release_exit(log)
+
+
+onerror:
+    release_exit(log)
 
 
 rule all:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import matching, problems, puzzles
+from puzzledb import analysis, matching, problems, puzzles
 from puzzledb.compiled import set_threads
 from puzzledb.database import DepthDatabase
 from puzzledb.store import LayerStore
@@ -131,7 +131,7 @@ def main():
               f"{table_mitm.get(d, 0):10,d}")
     print(f"seed table reproduced: full db {table_full == SEED_TABLE}, "
           f"matching {table_mitm == SEED_TABLE}")
-    problems.write_distribution(work / "distribution.csv", mitm)
+    analysis.write_distribution(work / "distribution.csv", mitm)
 
     started = time.perf_counter()
     layers = matching.open_goal_layers(puzzle, k_dir, args.k)

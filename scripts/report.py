@@ -1,8 +1,9 @@
-"""Rule report: one HTML page over every built puzzle."""
+"""Rule report: every puzzle's plot (depth_distribution.png, from its summary.csv) and one
+HTML page over them all."""
 
 import os
 
-from puzzledb import analysis, problems, puzzles
+from puzzledb import analysis, plots, puzzles
 from puzzledb.job import rule_log
 
 
@@ -12,27 +13,29 @@ def read_lines(path):
 
 
 with rule_log(snakemake):
-    report_dir = os.path.dirname(snakemake.output[0])
+    report_dir = os.path.dirname(snakemake.output.report)
     symmetric = dict(zip(snakemake.params.symmetric,
                          zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))
     entries = []
     for name, summary, antipodes, plot in zip(
         snakemake.params.puzzles, snakemake.input.summaries, snakemake.input.antipodes,
-        snakemake.input.plots,
+        snakemake.output.plots,
     ):
+        puzzle, rows = puzzles.get(name), analysis.read_summary(summary)
+        note = analysis.summary_note(summary)
+        plots.plot_depths(rows, name, plot, plots.depth_axis(puzzle), note=note)
         symmetry = None
         if name in symmetric:
             orbit_summary, orbit_antipodes = symmetric[name]
             symmetry = (analysis.read_symmetry_summary(orbit_summary),
                         read_lines(orbit_antipodes))
-        entries.append((puzzles.get(name), analysis.read_summary(summary),
-                        read_lines(antipodes), os.path.relpath(plot, report_dir), symmetry,
-                        analysis.summary_note(summary)))
+        entries.append((puzzle, rows, read_lines(antipodes), os.path.relpath(plot, report_dir),
+                        symmetry, note))
     problem_sets = [
-        (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
+        (entry, analysis.read_distribution(table), os.path.relpath(problem_file, report_dir))
         for entry, table, problem_file in zip(snakemake.params.problem_sets,
                                               snakemake.input.distributions,
                                               snakemake.input.problems)
     ]
-    analysis.write_report(entries, snakemake.output[0], problem_sets,
+    analysis.write_report(entries, snakemake.output.report, problem_sets,
                           dict(zip(snakemake.params.puzzles, snakemake.params.declared)))

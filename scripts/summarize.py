@@ -1,9 +1,9 @@
-"""Rule summary: summary.csv (depth,count,cumulative), antipodes.txt (the deepest layer's
-boards) and depth_distribution.png, from the layers."""
+"""Rule summary: summary.csv (depth,count,cumulative) and antipodes.txt (the deepest layer's
+boards), from the layers."""
 
 from pathlib import Path
 
-from puzzledb import analysis, plots, puzzles
+from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.job import rule_log
 
@@ -12,5 +12,3 @@ with rule_log(snakemake):
     with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
         analysis.write_summary(db, snakemake.output.summary)
         analysis.write_antipodes(db, snakemake.output.antipodes)
-        plots.plot_depths(db.summary(), puzzle.name, snakemake.output.plot,
-                          plots.depth_axis(puzzle), note=db.extent() if db.partial else None)

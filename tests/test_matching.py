@@ -8,7 +8,7 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb import compiled, engine, matching, problems, puzzles
+from puzzledb import analysis, compiled, engine, matching, problems, puzzles
 from puzzledb.database import DepthDatabase
 from puzzledb.errors import PuzzleError
 from puzzledb.store import LayerStore
@@ -98,7 +98,7 @@ def test_fourteen_renaming_agrees_with_the_general_search_beyond_k(tmp_path):
 
 def test_distribution_file_counts_each_distance_and_accumulates(tmp_path):
     path = tmp_path / "distribution.csv"
-    problems.write_distribution(path, np.array([4, 2, 4, 6, 4]))
+    analysis.write_distribution(path, np.array([4, 2, 4, 6, 4]))
     assert path.read_text().splitlines() == [
         "distance,count,cumulative", "2,1,1", "4,3,4", "6,1,5"]
 

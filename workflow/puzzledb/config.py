@@ -150,6 +150,17 @@ def search_mem_mb(name):
     return job_mb(puzzles.get(name))
 
 
+# A search of fewer states than this runs on one thread whatever config `threads` says: its
+# BFS takes well under a second, a second thread would save a fraction of that, and the
+# core it would hold lets Snakemake start another puzzle's job instead.
+ONE_THREAD_STATES = 1 << 25
+
+
+def search_threads(name, threads):
+    """Threads of a build job of the puzzle: config `threads`, or one for a small space."""
+    return 1 if puzzles.get(name).size < ONE_THREAD_STATES else threads
+
+
 def pdb_labels(name, partition):
     """The tables (named by their tiles) of one additive partition of a puzzle."""
     return puzzles.get(name).additive_partitions()[partition].labels

@@ -1,14 +1,11 @@
-"""The plot of a database: its depth distribution as a PNG bar chart (matplotlib, drawn
-off-screen), written atomically."""
+"""The plot of a database: its depth distribution as a PNG bar chart, written atomically.
+Drawn on a matplotlib Figure of its own (no pyplot, no global figure state, no GUI
+backend): savefig renders it with Agg."""
 
-import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
-from matplotlib.ticker import FuncFormatter  # noqa: E402
-
-from .files import atomic_file  # noqa: E402
+from .files import atomic_file
 
 
 def depth_axis(puzzle):
@@ -22,7 +19,8 @@ def plot_depths(rows, title, path, xlabel="distance from the goal (moves)", note
     stores, shown under the title."""
     depths = [r[0] for r in rows]
     counts = [r[1] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    fig = Figure(figsize=(8, 4.5), dpi=100)
+    ax = fig.subplots()
     ax.bar(depths, counts, width=0.85, color="#3b6ea8")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("positions")
@@ -36,4 +34,3 @@ def plot_depths(rows, title, path, xlabel="distance from the goal (moves)", note
     fig.tight_layout()
     with atomic_file(path) as tmp:
         fig.savefig(tmp, format="png")
-    plt.close(fig)

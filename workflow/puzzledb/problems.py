@@ -15,12 +15,12 @@ route  -- the blank's cell after each move, '|'-separated, `length` entries; whe
           there; after the last the board is the goal.
 """
 
-import csv
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import matching
+from .analysis import write_distribution
 from .compiled import set_threads
 from .errors import BoardError, ProblemError
 from .puzzle import SEPARATORS
@@ -35,29 +35,6 @@ class Problem:
     board: str
     length: int
     route: list
-
-
-def distribution(distances):
-    """(distance, count) pairs, ascending; -1 (unresolved) first if present."""
-    values, counts = np.unique(np.asarray(distances), return_counts=True)
-    return [(int(v), int(c)) for v, c in zip(values, counts)]
-
-
-def write_distribution(path, distances):
-    """CSV `distance,count,cumulative` of a query set's distances (-1: unresolved)."""
-    lines = ["distance,count,cumulative"]
-    total = 0
-    for d, c in distribution(distances):
-        total += c
-        lines.append(f"{d},{c},{total}")
-    write_text(path, "\n".join(lines) + "\n")
-
-
-def read_distribution(path):
-    """(distance, count, cumulative) rows of a distribution CSV."""
-    with open(path) as f:
-        return [(int(r["distance"]), int(r["count"]), int(r["cumulative"]))
-                for r in csv.DictReader(f)]
 
 
 def select_problems(ranks, distances, per_distance=PER_DISTANCE, min_distance=None, seed=0):

@@ -2,14 +2,14 @@
 
 
 rule summary:
-    # One job per puzzle for its three small products: a job each would add a process
-    # and its imports, and nothing else.
+    # One job per puzzle for its two small products: a job each would add a process and its
+    # imports, and nothing else.  The plot is drawn by the report, which imports matplotlib
+    # once for every puzzle.
     input:
         manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
     output:
         summary=f"{RESULTS}/{{puzzle}}/summary.csv",
         antipodes=f"{RESULTS}/{{puzzle}}/antipodes.txt",
-        plot=f"{RESULTS}/{{puzzle}}/depth_distribution.png",
     log:
         f"{RESULTS}/{{puzzle}}/logs/summary.log",
     benchmark:
@@ -21,10 +21,10 @@ rule summary:
 
 
 rule report:
+    # The report and every puzzle's plot (drawn from its summary.csv): one job.
     input:
         summaries=expand(f"{RESULTS}/{{puzzle}}/summary.csv", puzzle=config["puzzles"]),
         antipodes=expand(f"{RESULTS}/{{puzzle}}/antipodes.txt", puzzle=config["puzzles"]),
-        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
         symmetry=expand(f"{RESULTS}/{{puzzle}}/summary_symmetry.csv", puzzle=symmetric_puzzles()),
         symmetry_antipodes=expand(
             f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
@@ -32,7 +32,8 @@ rule report:
         distributions=[problem_files(entry)[0] for entry in config["problem_sets"]],
         problems=[problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
-        f"{RESULTS}/report.html",
+        report=f"{RESULTS}/report.html",
+        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
     log:
         f"{RESULTS}/logs/report.log",
     benchmark:

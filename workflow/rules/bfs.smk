@@ -14,7 +14,7 @@ rule bfs:
     params:
         memory_mb=config["memory_mb"],
         depth_limit=lambda wildcards: config["depth_limit"].get(wildcards.puzzle),
-    threads: config["threads"]
+    threads: build_threads
     resources:
         mem_mb=build_mem_mb,
     wildcard_constraints:

@@ -3,6 +3,7 @@
 import json
 import os
 import sys
+import threading
 
 from puzzledb import puzzles
 from puzzledb.config import (
@@ -13,6 +14,7 @@ from puzzledb.config import (
     pdb_labels,
     problem_set,
     search_mem_mb,
+    search_threads,
 )
 from puzzledb.database import layer_directory
 from puzzledb.errors import ConfigError
@@ -75,6 +77,10 @@ def none_of(names):
 
 def build_mem_mb(wildcards):
     return search_mem_mb(wildcards.puzzle)
+
+
+def build_threads(wildcards):
+    return search_threads(wildcards.puzzle, config["threads"])
 
 
 def pdb_outputs():
@@ -164,3 +170,16 @@ def step_mb(wildcards):
     _, record = record_before(wildcards.puzzle, int(wildcards.first))
     return frontier_mem_mb(config, wildcards.puzzle,
                            max(config["job_states"], record["layers"][-1]["count"]))
+
+
+# --- the end of a run --------------------------------------------------------------------
+
+def release_exit(log):
+    """After each scheduling round Snakemake (9.x) starts a timer thread that wakes the
+    scheduler again a --max-jobs-per-timespan span later (a second by default), and the
+    process waits for that thread before it exits: a second added to every run.  Called
+    when the run is over (onsuccess, onerror), so the pending timers have nothing left to
+    wake and are cancelled."""
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()

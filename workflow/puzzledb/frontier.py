@@ -41,6 +41,7 @@ from .frontier_kernels import (
     group_by_segment,
     layer_neighbours,
     mark,
+    mark_neighbours,
     merge_sorted,
     unique_sorted,
     unmark,
@@ -50,6 +51,7 @@ from .memory import (
     DENSE_RATIO,
     PIECE_STATES,
     PROCESS_OVERHEAD_MB,
+    dense_depth_bytes,
     search_mib,
     words_for,
 )
@@ -183,7 +185,8 @@ class Frontier(FrontierPlan):
             elif parts > 1:
                 following = "fanout"
             else:
-                info = self._stored(depth + 1) or self._in_process(depth + 1, log)
+                info = (self._stored(depth + 1)
+                        or self._in_process(depth + 1, layers[-1].count, log))
                 if info is None:
                     following = "done"
                 elif info is _HANDED_ON:
@@ -200,9 +203,13 @@ class Frontier(FrontierPlan):
         write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
         return record
 
-    def _in_process(self, depth, log):
-        """One depth by both phases in this process: its LayerInfo, None if empty,
-        _HANDED_ON if its merge would need more than the budget."""
+    def _in_process(self, depth, source_count, log):
+        """One depth in this process (layer depth - 1 holds source_count states): its
+        LayerInfo, None if empty, _HANDED_ON if its merge would need more than the budget.
+        Through one bitset of the whole level when that is dense and fits (_dense_depth),
+        else by both phases through work files."""
+        if self._dense(depth, source_count):
+            return self._dense_depth(depth)
         scratch = self.work / f"d{depth:03d}" / "in-process"
         shutil.rmtree(scratch, ignore_errors=True)
         try:
@@ -218,6 +225,37 @@ class Frontier(FrontierPlan):
             return self.write(depth, [scratch / "merge"])
         finally:
             shutil.rmtree(scratch.parent, ignore_errors=True)
+
+    def _dense(self, depth, source_count):
+        """Whether depth goes through one bitset of its whole level: when the bitset is no
+        larger than DENSE_RATIO bits per neighbour of layer depth - 1 (what a sort of them
+        would hold, see merge) and it fits the budget."""
+        size = self.puzzle.level_size(self.level(depth))
+        neighbours = source_count * max(self.puzzle.max_moves, 1)
+        return (size <= DENSE_RATIO * neighbours
+                and (self.budget is None or dense_depth_bytes(size) <= self.budget))
+
+    def _dense_depth(self, depth):
+        """Layer depth through a bitset of its whole level: the neighbours of layer
+        depth - 1 set in it a piece at a time, the older layers cleared, the rest written.
+        No work files: dense_depth_bytes of memory."""
+        puzzle, source = self.puzzle, depth - 1
+        tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
+        bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
+        with self.store.open_layer(source) as layer:
+            for first in range(0, layer.count, PIECE_STATES):
+                mark_neighbours(layer.ranks(first, min(layer.count, first + PIECE_STATES)),
+                                np.int64(self.level(source)), tables, moves, work, bits)
+        older = self._older(depth)
+        try:
+            for layer in older:
+                for block in layer.iter_chunks():
+                    unmark(bits, block, np.uint64(0))
+        finally:
+            for layer in older:
+                layer.close()
+        count = int(bitset.count(bits))
+        return self.store.write_layer(depth, bitset.iter_ranks(bits), count) if count else None
 
     def _stored(self, depth):
         """The LayerInfo of layer `depth` when a whole, verified copy is on disk (left by a

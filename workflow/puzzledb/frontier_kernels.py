@@ -27,6 +27,23 @@ def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
 
 
 @jit(parallel=True)
+def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
+    """Set in bits (a bitset of the whole level) the neighbours of each rank; threads take
+    blocks of consecutive ranks and OR atomically (a bit already set is not written)."""
+    n = ranks.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        row = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            k = neighbours(np.int64(ranks[i]), level, row, work, tables)
+            for j in range(k):
+                w = row[j] >> 6
+                bit = np.uint64(1) << np.uint64(row[j] & 63)
+                if not bits[w] & bit:
+                    atomic_or(bits, w, bit)
+
+
+@jit(parallel=True)
 def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
     """The neighbours of layer_neighbours grouped by segment (segment t holds the ranks
     t * segment_size .. (t + 1) * segment_size - 1), in order within a segment; offsets[t]

@@ -104,10 +104,13 @@ class FrontierPlan:
         return pieces, received
 
     def _older(self, depth):
-        """The layers a merge of depth subtracts (depth - 1 and depth - 2), open."""
+        """The layers a merge of depth subtracts, open: depth - 1 and depth - 2 (the
+        neighbours of layer depth - 1 lie in those and in depth); only depth - 2 when the
+        puzzle is bipartite (no neighbour in depth - 1 itself); none when it is graded."""
         if self.puzzle.graded:
             return []
-        return [self.store.open_layer(d) for d in (depth - 1, depth - 2) if d >= 0]
+        older = (depth - 2,) if self.puzzle.bipartite else (depth - 1, depth - 2)
+        return [self.store.open_layer(d) for d in older if d >= 0]
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):

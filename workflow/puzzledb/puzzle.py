@@ -155,6 +155,13 @@ class Puzzle:
         the radii matching tries); None when the puzzle has none.  Default: None."""
         return None
 
+    @property
+    def bipartite(self):
+        """Whether every move flips a colouring of the states (move_parity is not None): no
+        move then joins two states of one layer, so a state's neighbours lie in the layers
+        just above and below it."""
+        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
+
     def relabelling(self):
         """A renaming of pieces that maps the goal onto some queries and paths onto paths,
         for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""

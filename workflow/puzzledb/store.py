@@ -37,6 +37,9 @@ FILTERS = dict(compression="gzip", compression_opts=1, shuffle=True)
 DEFLATE_LEVEL = 1  # isal's levels 0-3; 1 is its fastest that still compresses well
 COMPRESS_THREADS = 2
 MANIFEST = "manifest.json"
+# The threads that deflate the chunks of a layer being written and inflate those of a long
+# read (ISA-L and numpy's copies run without the GIL); created when first used.
+_POOL = ThreadPoolExecutor(COMPRESS_THREADS)
 
 
 @dataclass
@@ -82,6 +85,22 @@ def _encode_chunk(ranks):
     return isal_zlib.compress(shuffled, DEFLATE_LEVEL)
 
 
+def _decode_chunk(data):
+    """The CHUNK ranks of one chunk as _encode_chunk stores it (deflated, shuffled)."""
+    raw = np.frombuffer(isal_zlib.decompress(data), dtype=np.uint8)
+    if raw.size != CHUNK * 8:
+        raise ValueError(f"a chunk of {raw.size} bytes, not {CHUNK * 8}")
+    return np.ascontiguousarray(raw.reshape(8, CHUNK).T).view("<u8").reshape(CHUNK)
+
+
+def _filtered_as_written(dataset):
+    """Whether the dataset's chunks are what _encode_chunk makes (CHUNK uint64 ranks,
+    shuffled, deflated, nothing else), so that Layer can decode them itself."""
+    return (dataset.chunks == (CHUNK,) and dataset.dtype == np.dtype("<u8")
+            and dataset.compression == "gzip" and dataset.shuffle
+            and not dataset.fletcher32 and dataset.scaleoffset is None)
+
+
 def _chunks_of(blocks):
     """Re-cut a stream of rank arrays into new CHUNK-sized arrays (the last may be shorter).
     The input arrays may be reused by their producer once the next one is asked for."""
@@ -116,6 +135,7 @@ class Layer:
             self.format_version = int(attrs["format_version"])
             self._ranks = self._file["ranks"]
             self._index = self._file["index"][:]
+            self._direct = _filtered_as_written(self._ranks)
         except (OSError, KeyError, ValueError) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
         if self._ranks.shape != (self.count,) or self._ranks.dtype != np.uint64:
@@ -134,10 +154,30 @@ class Layer:
         self._file.close()
 
     def ranks(self, start=0, stop=None):
-        """The sorted ranks (all, or the slice [start, stop))."""
+        """The sorted ranks (all, or the slice [start, stop)).  The chunks are read raw and
+        decoded by this module (inflated by ISA-L and unshuffled by numpy, in threads) when
+        the file has the filters the writer uses; by HDF5 otherwise."""
+        stop = self.count if stop is None else min(stop, self.count)
         try:
-            return self._ranks[start:stop]
-        except (OSError, ValueError) as err:
+            if not self._direct:
+                return self._ranks[start:stop]
+            if stop <= start:
+                return np.empty(0, dtype=np.uint64)
+            first, last = start // CHUNK, (stop - 1) // CHUNK
+            raw = []
+            for c in range(first, last + 1):
+                mask, data = self._ranks.id.read_direct_chunk((c * CHUNK,))
+                if mask:  # a chunk HDF5 stored unfiltered: not one of ours
+                    return self._ranks[start:stop]
+                raw.append(data)
+            chunks = (_POOL.map(_decode_chunk, raw) if len(raw) > 2
+                      else map(_decode_chunk, raw))
+            out = np.empty(stop - start, dtype=np.uint64)
+            for c, chunk in zip(range(first, last + 1), chunks):
+                lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
+                out[lo - start:hi - start] = chunk[lo - c * CHUNK:hi - c * CHUNK]
+            return out
+        except (OSError, ValueError, isal_zlib.error) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
 
     def iter_chunks(self, size=CHUNK * 16):
@@ -292,8 +332,7 @@ class LayerStore:
         index = []
         path = self.path(depth)
         stored = 0  # bytes of compressed chunks handed to HDF5
-        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room), \
-                ThreadPoolExecutor(COMPRESS_THREADS) as pool:
+        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room):
             # maxshape None lets a small layer still use full-size chunks
             ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
                                   chunks=(CHUNK,), **FILTERS)
@@ -315,7 +354,7 @@ class LayerStore:
                     raise LayerError(f"layer {depth}: more than the {count} ranks announced")
                 index.append(int(chunk[0]))
                 crc = _crc(chunk, crc)
-                pending.append((written, pool.submit(_encode_chunk, chunk)))
+                pending.append((written, _POOL.submit(_encode_chunk, chunk)))
                 written += chunk.size
                 if len(pending) >= 4 * COMPRESS_THREADS:
                     write_oldest(2 * COMPRESS_THREADS)

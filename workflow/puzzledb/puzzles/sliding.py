@@ -230,6 +230,13 @@ class SlidingPuzzle(Puzzle):
         return out
 
     # -- capabilities ----------------------------------------------------------------------
+    def move_parity(self, ranks):
+        """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
+        blank's cell (the rank's leading digit) flips with every move."""
+        plane = self.half_factorial if self.distinct else int(self.weights[0])
+        blank = np.asarray(ranks, dtype=np.int64) // plane
+        return (blank // self.width + blank % self.width) & 1
+
     def symmetries(self):
         """The rectangle's symmetries (the square's eight) that map the goal onto itself,
         piece for piece: moves go to moves, so layers are unions of orbits.  Only a goal

@@ -1,6 +1,6 @@
 # puzzledb: depth databases of puzzles, built by BFS layer by layer, then mined.
-# Data flow: config.yaml -> rule bfs (layers + manifest) -> summary (table, antipodes) ->
-# report (every puzzle's plot and the HTML page).
+# Data flow: config.yaml -> rule bfs (layers + manifest) -> summary (table, antipodes) and
+# plots (every puzzle's chart, one job) -> report.
 # `snakemake pdbs` builds the additive pattern databases of config `pdbs` (rules/pdbs.smk).
 
 configfile: "config.yaml"

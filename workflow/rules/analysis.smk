@@ -3,8 +3,7 @@
 
 rule summary:
     # One job per puzzle for its two small products: a job each would add a process and its
-    # imports, and nothing else.  The plot is drawn by the report, which imports matplotlib
-    # once for every puzzle.
+    # imports, and nothing else.  The plots are drawn by one job for all puzzles (plots).
     input:
         manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
     output:
@@ -20,11 +19,30 @@ rule summary:
         "../../scripts/summarize.py"
 
 
+rule plots:
+    # Every puzzle's depth distribution from its layers' counts, in one job: matplotlib is
+    # imported once, and the job runs beside the summary jobs.
+    input:
+        manifests=expand(f"{RESULTS}/{{puzzle}}/layers/manifest.json", puzzle=config["puzzles"]),
+    output:
+        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
+    log:
+        f"{RESULTS}/logs/plots.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/plots.tsv"
+    params:
+        puzzles=config["puzzles"],
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/plot.py"
+
+
 rule report:
-    # The report and every puzzle's plot (drawn from its summary.csv): one job.
     input:
         summaries=expand(f"{RESULTS}/{{puzzle}}/summary.csv", puzzle=config["puzzles"]),
         antipodes=expand(f"{RESULTS}/{{puzzle}}/antipodes.txt", puzzle=config["puzzles"]),
+        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
         symmetry=expand(f"{RESULTS}/{{puzzle}}/summary_symmetry.csv", puzzle=symmetric_puzzles()),
         symmetry_antipodes=expand(
             f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
@@ -32,8 +50,7 @@ rule report:
         distributions=[problem_files(entry)[0] for entry in config["problem_sets"]],
         problems=[problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
-        report=f"{RESULTS}/report.html",
-        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
+        f"{RESULTS}/report.html",
     log:
         f"{RESULTS}/logs/report.log",
     benchmark:

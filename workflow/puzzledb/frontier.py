@@ -9,16 +9,17 @@ two phases:
           PIECE_STATES states), grouped by the segment they fall in: one file per piece;
   merge   for each target segment, its group from every expanded piece, made distinct, minus
           the same segment of layers d and d - 1 (a reversible puzzle's neighbours of layer d
-          lie in layers d - 1, d and d + 1; a graded one's all in d + 1): its part of layer
-          d + 1, as sorted ranks.  A dense segment goes through a bitset, a sparse one is
-          sorted.
+          lie in layers d - 1, d and d + 1; a bipartite one's in d - 1 and d + 1, so d - 1 is
+          subtracted alone; a graded one's all in d + 1): its part of layer d + 1, as sorted
+          ranks.  A dense segment goes through a bitset, a sparse one is sorted.
 
 The merged segments in order are the sorted layer, written as layers/depth_NNN.h5 exactly as
 the in-memory engine writes it, so every reader works unchanged.  A job holds the data of
 one piece or one segment at a time: its memory is bounded whatever the layer widths.
 
 A step (one job) writes one or more layers: it gathers a fanned-out depth and then goes on
-in-process while the next depth needs one job only; a depth whose layer is larger than
+in-process while the next depth needs one job only (through one bitset of the whole level,
+without work files, when that is dense and fits the job's memory); a depth whose layer is larger than
 job_states times one fans out into expand and merge jobs, `parts` of each, each part a range
 of segments.  The step's record (frontier/step_NNN.json, NNN its first depth) says what
 comes next; the workflow (workflow/rules/frontier.smk) follows the records.

@@ -170,12 +170,13 @@ class Layer:
                 if mask:  # a chunk HDF5 stored unfiltered: not one of ours
                     return self._ranks[start:stop]
                 raw.append(data)
-            chunks = (_POOL.map(_decode_chunk, raw) if len(raw) > 2
-                      else map(_decode_chunk, raw))
             out = np.empty(stop - start, dtype=np.uint64)
-            for c, chunk in zip(range(first, last + 1), chunks):
+
+            def fill(c, data):  # chunk c decoded into its part of out
                 lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
-                out[lo - start:hi - start] = chunk[lo - c * CHUNK:hi - c * CHUNK]
+                out[lo - start:hi - start] = _decode_chunk(data)[lo - c * CHUNK:hi - c * CHUNK]
+
+            list((_POOL.map if len(raw) > 2 else map)(fill, range(first, last + 1), raw))
             return out
         except (OSError, ValueError, isal_zlib.error) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None

@@ -28,6 +28,7 @@ from .files import allocate, atomic_file, free_bytes, write_text, writer_gone
 from .puzzle import FORMAT_VERSION
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
+CACHED_CHUNKS = 4  # decoded chunks a reader keeps (Layer.ranks)
 # HDF5's shuffle then deflate, the standard filters every HDF5 reader decodes.  The writer
 # applies them itself and hands HDF5 the finished chunks: chunks shuffled by numpy and
 # deflated by ISA-L (isal, the zlib stream format, about 6 times as fast as zlib's level 1
@@ -85,6 +86,10 @@ def _encode_chunk(ranks):
     return isal_zlib.compress(shuffled, DEFLATE_LEVEL)
 
 
+class _Unfiltered(Exception):
+    """A chunk stored without the dataset's filters (HDF5 may skip an optional filter)."""
+
+
 def _decode_chunk(data):
     """The CHUNK ranks of one chunk as _encode_chunk stores it (deflated, shuffled)."""
     raw = np.frombuffer(isal_zlib.decompress(data), dtype=np.uint8)
@@ -136,6 +141,7 @@ class Layer:
             self._ranks = self._file["ranks"]
             self._index = self._file["index"][:]
             self._direct = _filtered_as_written(self._ranks)
+            self._cache = {}  # chunk number -> its ranks, decoded (see ranks)
         except (OSError, KeyError, ValueError) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
         if self._ranks.shape != (self.count,) or self._ranks.dtype != np.uint64:
@@ -155,8 +161,10 @@ class Layer:
 
     def ranks(self, start=0, stop=None):
         """The sorted ranks (all, or the slice [start, stop)).  The chunks are read raw and
-        decoded by this module (inflated by ISA-L and unshuffled by numpy, in threads) when
-        the file has the filters the writer uses; by HDF5 otherwise."""
+        decoded by this module (inflated by ISA-L and unshuffled by numpy, the inner chunks
+        of a long read in threads) when the file has the filters the writer uses; by HDF5
+        otherwise.  The chunks at the two ends of a read are kept (CACHED_CHUNKS of them):
+        a lookup, and the next read of a walk through the layer, starts in one."""
         stop = self.count if stop is None else min(stop, self.count)
         try:
             if not self._direct:
@@ -164,22 +172,39 @@ class Layer:
             if stop <= start:
                 return np.empty(0, dtype=np.uint64)
             first, last = start // CHUNK, (stop - 1) // CHUNK
-            raw = []
-            for c in range(first, last + 1):
-                mask, data = self._ranks.id.read_direct_chunk((c * CHUNK,))
-                if mask:  # a chunk HDF5 stored unfiltered: not one of ours
-                    return self._ranks[start:stop]
-                raw.append(data)
+            inner = [self._raw_chunk(c) for c in range(first + 1, last)]
             out = np.empty(stop - start, dtype=np.uint64)
 
-            def fill(c, data):  # chunk c decoded into its part of out
+            def fill(c, chunk):  # chunk c's part of out
                 lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
-                out[lo - start:hi - start] = _decode_chunk(data)[lo - c * CHUNK:hi - c * CHUNK]
+                out[lo - start:hi - start] = chunk[lo - c * CHUNK:hi - c * CHUNK]
 
-            list((_POOL.map if len(raw) > 2 else map)(fill, range(first, last + 1), raw))
+            fill(first, self._chunk(first))
+            if last > first:
+                fill(last, self._chunk(last))
+            list(_POOL.map(lambda c, data: fill(c, _decode_chunk(data)),
+                           range(first + 1, last), inner))
             return out
+        except _Unfiltered:
+            return self._ranks[start:stop]
         except (OSError, ValueError, isal_zlib.error) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
+
+    def _raw_chunk(self, c):
+        mask, data = self._ranks.id.read_direct_chunk((c * CHUNK,))
+        if mask:  # a chunk HDF5 stored without its filters: not one of ours
+            raise _Unfiltered
+        return data
+
+    def _chunk(self, c):
+        """Chunk c decoded, from the cache of the last chunks decoded or read now."""
+        chunk = self._cache.pop(c, None)
+        if chunk is None:
+            chunk = _decode_chunk(self._raw_chunk(c))
+        self._cache[c] = chunk  # the most recent last
+        if len(self._cache) > CACHED_CHUNKS:
+            self._cache.pop(next(iter(self._cache)), None)
+        return chunk
 
     def iter_chunks(self, size=CHUNK * 16):
         for start in range(0, self.count, size):

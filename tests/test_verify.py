@@ -13,7 +13,7 @@ import pytest
 from puzzledb import engine, puzzles
 from puzzledb.cli import main
 from puzzledb.errors import LayerError
-from puzzledb.store import LayerStore
+from puzzledb.store import Layer, LayerStore
 
 EIGHT = puzzles.get("eight")
 
@@ -79,6 +79,33 @@ def test_the_layers_read_back_through_hdf5s_own_gzip_filter_and_each_chunk_throu
         raw = [np.frombuffer(zlib.decompress(c), np.uint8).reshape(8, -1).T.copy().view("<u8")
                for c in chunked]
         assert np.array_equal(np.concatenate(raw).ravel()[: ranks.size], ranks)
+
+
+def test_the_stores_own_chunk_decoding_reads_what_hdf5_reads(tmp_path):
+    # Layer.ranks decodes the chunks itself (and keeps the ones at the ends of a read); any
+    # slice, in any order of reads, must equal HDF5's own; a file with other filters is
+    # read through HDF5
+    rng = np.random.default_rng(7)
+    ranks = np.unique(rng.integers(0, EIGHT.size, 150_000).astype(np.uint64))
+    store = LayerStore(tmp_path / "own", EIGHT)
+    store.directory.mkdir()
+    store.write_layer(3, np.array_split(ranks, 7), ranks.size)
+    other = tmp_path / "other" / "depth_003.h5"
+    other.parent.mkdir()
+    shutil.copy(store.path(3), other)
+    with h5py.File(other, "r+") as f:
+        del f["ranks"]
+        f.create_dataset("ranks", data=ranks, chunks=(1000,), compression="lzf")
+    for path in (store.path(3), other):
+        with Layer(path) as layer:
+            assert layer._direct == (path == store.path(3))
+            assert np.array_equal(layer.ranks(), ranks)
+            for _ in range(200):
+                a, b = sorted(int(x) for x in rng.integers(0, ranks.size + 10, 2))
+                assert np.array_equal(layer.ranks(a, b), ranks[a:b])
+            assert layer.ranks(5, 3).size == 0
+            assert np.array_equal(layer.ranks_between(1000, 90_000),
+                                  ranks[(ranks >= 1000) & (ranks < 90_000)])
 
 
 def test_verify_reports_its_progress_rank_by_rank_up_to_the_total(eight_database):

@@ -12,7 +12,8 @@ import pytest
 from puzzledb import compiled, engine, memory, puzzles, twobit
 from puzzledb.puzzles.sliding import SlidingPuzzle
 from puzzledb.puzzles.sliding_plane_kernels import factored_tables
-from puzzledb.store import LayerStore, _crc
+from puzzledb.layer import ranks_crc
+from puzzledb.store import LayerStore
 
 
 def quiet(message):
@@ -27,7 +28,7 @@ def layers_by_sets(puzzle):
     out = []
     while layer.size:
         ranks = layer.astype(np.uint64)
-        out.append((int(layer.size), _crc(ranks)))
+        out.append((int(layer.size), ranks_crc(ranks)))
         found = np.unique(compiled.neighbours_of_many(layer, np.int64(0), puzzle.max_moves,
                                                       puzzle.work_size, puzzle.tables()))
         found = np.setdiff1d(np.setdiff1d(found, layer, assume_unique=True), before,

@@ -13,7 +13,8 @@ import pytest
 from puzzledb import engine, puzzles
 from puzzledb.cli import main
 from puzzledb.errors import LayerError
-from puzzledb.store import Layer, LayerStore
+from puzzledb.layer import Layer
+from puzzledb.store import LayerStore
 
 EIGHT = puzzles.get("eight")
 

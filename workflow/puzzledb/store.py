@@ -2,7 +2,8 @@
 
 results/<puzzle>/layers/depth_NNN.h5 holds dataset `ranks` (uint64, sorted ascending,
 chunked, shuffled and deflated) and dataset `index` (the first rank of every
-chunk, so a lookup reads one chunk).  A layer is written under a temporary name and renamed,
+chunk, so a lookup reads one chunk): the format, its chunks' coding and the reader Layer
+are in layer.py.  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
 the manifest, catches the rest.  manifest.json is written last.  Every file puzzledb writes
 (layers, manifests, tables, plots) goes through atomic_file.  LayerStore.check_layer is the
@@ -14,33 +15,29 @@ import errno
 import json
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import h5py
 import numpy as np
-from isal import isal_zlib
 
 from .errors import LayerError, one_line
 from .files import allocate, atomic_file, free_bytes, write_text, writer_gone
+from .layer import (
+    CHUNK,
+    COMPRESS_THREADS,
+    FILTERS,
+    POOL,
+    Layer,
+    chunks_of,
+    encode_chunk,
+    layer_name,
+    ranks_crc,
+)
 from .puzzle import FORMAT_VERSION
 
-CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
-CACHED_CHUNKS = 4  # decoded chunks a reader keeps (Layer.ranks)
-# HDF5's shuffle then deflate, the standard filters every HDF5 reader decodes.  The writer
-# applies them itself and hands HDF5 the finished chunks: chunks shuffled by numpy and
-# deflated by ISA-L (isal, the zlib stream format, about 6 times as fast as zlib's level 1
-# for files about a fifth larger; docs/benchmarks.md), in parallel threads, both without the
-# GIL.  Deflate's own Adler-32 catches a corrupt chunk when it is read.
-FILTERS = dict(compression="gzip", compression_opts=1, shuffle=True)
-DEFLATE_LEVEL = 1  # isal's levels 0-3; 1 is its fastest that still compresses well
-COMPRESS_THREADS = 2
 MANIFEST = "manifest.json"
-# The threads that deflate the chunks of a layer being written and inflate those of a long
-# read (ISA-L and numpy's copies run without the GIL); created when first used.
-_POOL = ThreadPoolExecutor(COMPRESS_THREADS)
 
 
 @dataclass
@@ -64,229 +61,6 @@ class Verified:
         return (f"{self.puzzle}: verified {self.layers} layers (depths 0..{self.layers - 1}), "
                 f"{self.total:,} states: order, counts, CRC-32 and definition hash as the "
                 f"manifest lists them ({self.seconds:.1f} s)")
-
-
-def layer_name(depth):
-    return f"depth_{depth:03d}.h5"
-
-
-def _crc(ranks, crc=0):
-    """The CRC-32 of ranks as little-endian uint64 (zlib's CRC-32, computed by ISA-L)."""
-    return isal_zlib.crc32(np.ascontiguousarray(ranks, dtype="<u8").view(np.uint8), crc)
-
-
-def _encode_chunk(ranks):
-    """One full HDF5 chunk (zero-padded) as the shuffle+deflate filters would store it."""
-    if ranks.size < CHUNK:
-        padded = np.zeros(CHUNK, dtype="<u8")
-        padded[: ranks.size] = ranks
-        ranks = padded
-    shuffled = np.ascontiguousarray(ranks.astype("<u8", copy=False).view(np.uint8)
-                                    .reshape(CHUNK, 8).T)
-    return isal_zlib.compress(shuffled, DEFLATE_LEVEL)
-
-
-class _Unfiltered(Exception):
-    """A chunk stored without the dataset's filters (HDF5 may skip an optional filter)."""
-
-
-def _decode_chunk(data):
-    """The CHUNK ranks of one chunk as _encode_chunk stores it (deflated, shuffled)."""
-    raw = np.frombuffer(isal_zlib.decompress(data), dtype=np.uint8)
-    if raw.size != CHUNK * 8:
-        raise ValueError(f"a chunk of {raw.size} bytes, not {CHUNK * 8}")
-    return np.ascontiguousarray(raw.reshape(8, CHUNK).T).view("<u8").reshape(CHUNK)
-
-
-def _filtered_as_written(dataset):
-    """Whether the dataset's chunks are what _encode_chunk makes (CHUNK uint64 ranks,
-    shuffled, deflated, nothing else), so that Layer can decode them itself."""
-    return (dataset.chunks == (CHUNK,) and dataset.dtype == np.dtype("<u8")
-            and dataset.compression == "gzip" and dataset.shuffle
-            and not dataset.fletcher32 and dataset.scaleoffset is None)
-
-
-def _chunks_of(blocks):
-    """Re-cut a stream of rank arrays into new CHUNK-sized arrays (the last may be shorter).
-    The input arrays may be reused by their producer once the next one is asked for."""
-    pending = []
-    held = 0
-    for block in blocks:
-        while block.size:
-            take = min(block.size, CHUNK - held)
-            pending.append(block[:take].copy())
-            held += take
-            block = block[take:]
-            if held == CHUNK:
-                yield pending[0] if len(pending) == 1 else np.concatenate(pending)
-                pending, held = [], 0
-    if held:
-        yield pending[0] if len(pending) == 1 else np.concatenate(pending)
-
-
-class Layer:
-    """One stored layer, opened for reading.  Use as a context manager or call close()."""
-
-    def __init__(self, path):
-        self.path = Path(path)
-        try:
-            self._file = h5py.File(self.path, "r")
-            attrs = self._file.attrs
-            self.puzzle = str(attrs["puzzle"])
-            self.depth = int(attrs["depth"])
-            self.count = int(attrs["count"])
-            self.crc32 = int(attrs["crc32"])
-            self.definition_hash = str(attrs["definition_hash"])
-            self.format_version = int(attrs["format_version"])
-            self._ranks = self._file["ranks"]
-            self._index = self._file["index"][:]
-            self._direct = _filtered_as_written(self._ranks)
-            self._cache = {}  # chunk number -> its ranks, decoded (see ranks)
-        except (OSError, KeyError, ValueError) as err:
-            raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
-        if self._ranks.shape != (self.count,) or self._ranks.dtype != np.uint64:
-            raise LayerError(
-                f"corrupt layer file {self.path}: ranks has shape {self._ranks.shape}, "
-                f"count says {self.count}"
-            )
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        self._file.close()
-
-    def ranks(self, start=0, stop=None):
-        """The sorted ranks (all, or the slice [start, stop)).  The chunks are read raw and
-        decoded by this module (inflated by ISA-L and unshuffled by numpy, the inner chunks
-        of a long read in threads) when the file has the filters the writer uses; by HDF5
-        otherwise.  The chunks at the two ends of a read are kept (CACHED_CHUNKS of them):
-        a lookup, and the next read of a walk through the layer, starts in one."""
-        stop = self.count if stop is None else min(stop, self.count)
-        try:
-            if not self._direct:
-                return self._ranks[start:stop]
-            if stop <= start:
-                return np.empty(0, dtype=np.uint64)
-            first, last = start // CHUNK, (stop - 1) // CHUNK
-            inner = [self._raw_chunk(c) for c in range(first + 1, last)]
-            out = np.empty(stop - start, dtype=np.uint64)
-
-            def fill(c, chunk):  # chunk c's part of out
-                lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
-                out[lo - start:hi - start] = chunk[lo - c * CHUNK:hi - c * CHUNK]
-
-            fill(first, self._chunk(first))
-            if last > first:
-                fill(last, self._chunk(last))
-            list(_POOL.map(lambda c, data: fill(c, _decode_chunk(data)),
-                           range(first + 1, last), inner))
-            return out
-        except _Unfiltered:
-            return self._ranks[start:stop]
-        except (OSError, ValueError, isal_zlib.error) as err:
-            raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
-
-    def _raw_chunk(self, c):
-        mask, data = self._ranks.id.read_direct_chunk((c * CHUNK,))
-        if mask:  # a chunk HDF5 stored without its filters: not one of ours
-            raise _Unfiltered
-        return data
-
-    def _chunk(self, c):
-        """Chunk c decoded, from the cache of the last chunks decoded or read now."""
-        chunk = self._cache.pop(c, None)
-        if chunk is None:
-            chunk = _decode_chunk(self._raw_chunk(c))
-        self._cache[c] = chunk  # the most recent last
-        if len(self._cache) > CACHED_CHUNKS:
-            self._cache.pop(next(iter(self._cache)), None)
-        return chunk
-
-    def iter_chunks(self, size=CHUNK * 16):
-        for start in range(0, self.count, size):
-            yield self.ranks(start, min(self.count, start + size))
-
-    def ranks_between(self, low, high):
-        """The stored ranks r with low <= r < high."""
-        return self.ranks(*self.positions_between(low, high))
-
-    def positions_between(self, low, high):
-        """(start, stop): the positions in the layer of the ranks r with low <= r < high,
-        found by reading at most the two chunks where they begin and end (the index gives
-        each chunk's first rank)."""
-        return self._position(low), self._position(high)
-
-    def _position(self, rank):
-        """How many stored ranks are smaller than rank."""
-        chunk = int(np.searchsorted(self._index, np.uint64(rank), side="right")) - 1
-        if chunk < 0:
-            return 0
-        block = self.ranks(chunk * CHUNK, min(self.count, (chunk + 1) * CHUNK))
-        return chunk * CHUNK + int(np.searchsorted(block, np.uint64(rank)))
-
-    def contains(self, rank):
-        return bool(self.contains_many(np.array([rank], dtype=np.uint64))[0])
-
-    def contains_many(self, ranks):
-        """Membership of each rank (any order), reading only the chunks that can hold them."""
-        ranks = np.asarray(ranks, dtype=np.uint64)
-        if self.count == 0 or ranks.size == 0:
-            return np.zeros(ranks.size, dtype=bool)
-        if np.all(ranks[1:] > ranks[:-1]):
-            queries, inverse = ranks, slice(None)
-        else:
-            queries, inverse = np.unique(ranks, return_inverse=True)
-        member = np.zeros(queries.size, dtype=bool)
-        if 4 * queries.size >= self.count:
-            # about as many queries as stored ranks: stream the layer once instead
-            for block in self.iter_chunks():
-                at = np.minimum(np.searchsorted(queries, block), queries.size - 1)
-                member[at[queries[at] == block]] = True
-            return member[inverse]
-        chunk_of = np.searchsorted(self._index, queries, side="right") - 1
-        starts = np.flatnonzero(np.diff(chunk_of, prepend=-2))
-        for a, b in zip(starts, list(starts[1:]) + [queries.size]):
-            c = chunk_of[a]
-            if c < 0:
-                continue
-            block = self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
-            at = np.minimum(np.searchsorted(block, queries[a:b]), block.size - 1)
-            member[a:b] = block[at] == queries[a:b]
-        return member[inverse]
-
-    def verify(self, size=None, progress=None):
-        """Read everything back: as many ranks as the file says, strictly ascending, below
-        `size` (the rank space) if given, matching the stored CRC-32, and an index that
-        holds the first rank of every chunk.  progress(n) is called after each block of n
-        ranks."""
-        if self._index.shape != (-(-self.count // CHUNK),):
-            raise LayerError(f"corrupt layer file {self.path}: index has "
-                             f"{self._index.size} entries for {self.count} ranks")
-        crc = 0
-        last = -1
-        read = 0
-        for block in self.iter_chunks():
-            if int(block[0]) <= last or np.any(block[1:] <= block[:-1]):
-                raise LayerError(f"corrupt layer file {self.path}: ranks not strictly ascending")
-            firsts = block[::CHUNK]  # blocks start on chunk boundaries
-            at = read // CHUNK
-            if not np.array_equal(firsts, self._index[at:at + firsts.size]):
-                raise LayerError(f"corrupt layer file {self.path}: index does not match the "
-                                 f"ranks")
-            last = int(block[-1])
-            read += block.size
-            crc = _crc(block, crc)
-            if progress is not None:
-                progress(block.size)
-        if size is not None and last >= size:
-            raise LayerError(f"corrupt layer file {self.path}: rank {last} outside the rank "
-                             f"space 0..{size - 1}")
-        if crc != self.crc32:
-            raise LayerError(f"corrupt layer file {self.path}: checksum mismatch")
 
 
 @contextmanager
@@ -375,12 +149,12 @@ class LayerStore:
                     ds.id.write_direct_chunk((offset,), data)
                 del pending[:n]
 
-            for chunk in _chunks_of(chunks):
+            for chunk in chunks_of(chunks):
                 if written + chunk.size > count:
                     raise LayerError(f"layer {depth}: more than the {count} ranks announced")
                 index.append(int(chunk[0]))
-                crc = _crc(chunk, crc)
-                pending.append((written, _POOL.submit(_encode_chunk, chunk)))
+                crc = ranks_crc(chunk, crc)
+                pending.append((written, POOL.submit(encode_chunk, chunk)))
                 written += chunk.size
                 if len(pending) >= 4 * COMPRESS_THREADS:
                     write_oldest(2 * COMPRESS_THREADS)

@@ -19,10 +19,10 @@ one piece or one segment at a time: its memory is bounded whatever the layer wid
 
 A step (one job) writes one or more layers: it gathers a fanned-out depth and then goes on
 in-process while the next depth needs one job only (through one bitset of the whole level,
-without work files, when that is dense and fits the job's memory); a depth whose layer is larger than
-job_states times one fans out into expand and merge jobs, `parts` of each, each part a range
-of segments.  The step's record (frontier/step_NNN.json, NNN its first depth) says what
-comes next; the workflow (workflow/rules/frontier.smk) follows the records.
+without work files, when that is dense and fits the job's memory); a depth whose layer is
+larger than job_states times one fans out into expand and merge jobs, `parts` of each, each
+part a range of segments.  The step's record (frontier/step_NNN.json, NNN its first depth)
+says what comes next; the workflow (workflow/rules/frontier.smk) follows the records.
 """
 
 import json

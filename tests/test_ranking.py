@@ -5,6 +5,7 @@ import pytest
 
 from puzzledb import puzzles
 from puzzledb.errors import BoardError
+from puzzledb.frontier_kernels import layer_neighbours
 from puzzledb.ranking import multiset_rank_reference, permutation_rank_reference
 
 from checkers import slides
@@ -79,3 +80,31 @@ def test_boards_are_parsed_in_the_seeds_notations():
 def test_an_eight_board_of_the_wrong_parity_is_refused_as_unreachable():
     with pytest.raises(BoardError, match="unreachable"):
         puzzles.get("eight").parse("213 456 780")
+
+
+@pytest.mark.parametrize("name", ["eight", "eleven", "fifteen"])
+@pytest.mark.parametrize("density", [0.9, 0.05, 1e-4, 1e-9])
+def test_neighbours_of_ascending_ranks_decoded_from_the_one_before_are_each_boards(name,
+                                                                                   density):
+    # layer_neighbours decodes each rank from where it differs from the one before
+    # (neighbours_after); every state's neighbours must be those of its own board
+    puzzle = puzzles.get(name)
+    rng = np.random.default_rng(5)
+    span = min(puzzle.size, max(6000, int(6000 / density)))
+    low = int(rng.integers(0, puzzle.size - span + 1))
+    ranks = np.unique(rng.integers(low, low + span, 6000).astype(np.uint64))
+    moves = puzzle.max_moves
+    out = np.empty(ranks.size * moves, np.int64)
+    counts = np.empty(ranks.size, np.int64)
+    layer_neighbours(ranks, np.int64(0), puzzle.tables(), moves, puzzle.work_size, out,
+                     counts)
+    for i, rank in enumerate(ranks):
+        board = puzzle.unrank(int(rank))
+        blank = int(np.flatnonzero(board == 0)[0])
+        expected = []
+        for cell in puzzle.adjacent[blank]:
+            if cell >= 0:
+                moved = board.copy()
+                moved[blank], moved[cell] = moved[cell], 0
+                expected.append(puzzle.rank(moved))
+        assert sorted(out[i * moves:i * moves + counts[i]].tolist()) == sorted(expected)

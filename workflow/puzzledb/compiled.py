@@ -84,13 +84,15 @@ def set_threads(threads):
 
 # --- dispatch on the type of the tables ------------------------------------------------------
 
-_ROLES = ("neighbours", "lower_bound", "relabel")
+_ROLES = ("neighbours", "neighbours_after", "lower_bound", "relabel")
 _KERNELS = {role: {} for role in _ROLES}
 
 
 def register(tables_type, **kernels):
     """Make the compiled kernels of one tables type (a namedtuple class) known:
     neighbours(rank, level, out, work, tables) -> count,
+    neighbours_after(rank, prev, level, out, work, tables) -> count (optional: the same,
+    when work holds what the call for prev, a smaller rank, left there; prev < 0: nothing),
     lower_bound(rank, work, tables) -> int, relabel(rank, key, tables) -> rank.
     Tables that reach a parallel loop (neighbours, relabel) must be flat: numba's parallel
     loops take a namedtuple of arrays, not one that nests another."""
@@ -117,6 +119,13 @@ def neighbours(rank, level, out, work, tables):
     _compiled_only()
 
 
+def neighbours_after(rank, prev, level, out, work, tables):
+    """neighbours(rank, ...) for a caller that goes through ranks in ascending order with
+    the same work array: prev is the rank before (or < 0), and a family may decode rank
+    from where it differs from prev's.  Families without such a kernel: neighbours."""
+    _compiled_only()
+
+
 def lower_bound(rank, work, tables):
     """An admissible lower bound on the moves from `rank` to the goal.  Tables that are a
     plain tuple of bound tables give the largest of their bounds."""
@@ -137,6 +146,16 @@ def _is_plain_tuple(t):
 def _neighbours(rank, level, out, work, tables):
     kernel = _kernel("neighbours", tables)
     return lambda rank, level, out, work, tables: kernel(rank, level, out, work, tables)
+
+
+@overload(neighbours_after, jit_options=dict(nogil=True))
+def _neighbours_after(rank, prev, level, out, work, tables):
+    kernel = _KERNELS["neighbours_after"].get(getattr(tables, "instance_class", None))
+    if kernel is None:
+        return lambda rank, prev, level, out, work, tables: neighbours(rank, level, out, work,
+                                                                        tables)
+    return lambda rank, prev, level, out, work, tables: kernel(rank, prev, level, out, work,
+                                                                tables)
 
 
 @overload(lower_bound, jit_options=dict(nogil=True))

@@ -6,21 +6,23 @@ import numpy as np
 from numba import prange
 
 from .bitops import atomic_or
-from .compiled import jit, neighbours
+from .compiled import jit, neighbours_after
 
 BLOCK = 4096  # states a thread expands with one scratch array
 
 
 @jit(parallel=True)
 def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
-    """The neighbours of each rank into out[i * max_moves:], their number into counts[i].
-    Threads take blocks of consecutive ranks (a kernel may cache work across them)."""
+    """The neighbours of each rank (ascending) into out[i * max_moves:], their number into
+    counts[i].  Threads take blocks of consecutive ranks, and a kernel may decode each rank
+    from where it differs from the one before (compiled.neighbours_after)."""
     n = ranks.size
     for b in prange((n + BLOCK - 1) // BLOCK):
         row = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            k = neighbours(np.int64(ranks[i]), level, row, work, tables)
+            prev = np.int64(ranks[i - 1]) if i > b * BLOCK else np.int64(-1)
+            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
             for j in range(k):
                 out[i * max_moves + j] = row[j]
             counts[i] = k
@@ -35,7 +37,8 @@ def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
         row = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            k = neighbours(np.int64(ranks[i]), level, row, work, tables)
+            prev = np.int64(ranks[i - 1]) if i > b * BLOCK else np.int64(-1)
+            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
             for j in range(k):
                 w = row[j] >> 6
                 bit = np.uint64(1) << np.uint64(row[j] & 63)

@@ -132,3 +132,46 @@ def permutation_unrank(rank, half_factorial, parity_of_blank, out):
         v = out[last]
         out[last] = out[before_last]
         out[before_last] = v
+
+
+@jit(inline="always")
+def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, memo):
+    """permutation_unrank of rank into out, where out and memo hold what this function left
+    there for prev, a smaller rank (prev < 0: nothing).  Ranks in ascending order share a
+    prefix of Lehmer digits; only the digits after it are decoded again.  memo holds
+    3 * (out.size - 1) int64: per tile position j, the Lehmer code's value of the digits
+    before j, the tiles they use (a bit mask) and their sum."""
+    t = out.size - 1
+    blank = rank // half_factorial
+    lehmer = (rank - blank * half_factorial) * 2
+    start = 0
+    if 0 <= prev < rank and prev // half_factorial == blank:
+        # digits before j are prev's while lehmer stays in the block of (t - j)! codes
+        # they begin (at least the last two are decoded again: the odd twin swaps them)
+        start = t - 2
+        while start > 0 and lehmer - memo[start] >= FACTORIAL[t - start]:
+            start -= 1
+    if start == 0:
+        base, used, digits = 0, np.uint64(0), 0
+        out[blank] = 0
+    else:
+        base, used, digits = memo[start], np.uint64(memo[t + start]), memo[2 * t + start]
+    rest = lehmer - base
+    for j in range(start, t):
+        memo[j] = lehmer - rest
+        memo[t + j] = np.int64(used)
+        memo[2 * t + j] = digits
+        weight = FACTORIAL[t - 1 - j]
+        d = rest // weight
+        rest -= d * weight
+        digits += d
+        v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
+        used |= np.uint64(1) << np.uint64(v)
+        out[j if j < blank else j + 1] = v + 1
+    if (digits & 1) != parity_of_blank[blank]:
+        # the odd twin: swap the last two tiles
+        last = t - 1 if t - 1 < blank else t
+        before_last = t - 2 if t - 2 < blank else t - 1
+        v = out[last]
+        out[last] = out[before_last]
+        out[before_last] = v

@@ -99,7 +99,9 @@ class SlidingPuzzle(Puzzle):
 
     @property
     def work_size(self):
-        return self.cells if self.distinct else 2 * self.counts.size
+        # distinct tiles: the board and, per tile, three numbers that let the next rank in
+        # order be decoded from where this one differs (permutation_unrank_after)
+        return 4 * self.cells - 3 if self.distinct else 2 * self.counts.size
 
     def definition(self):
         return {

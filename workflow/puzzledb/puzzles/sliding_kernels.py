@@ -21,6 +21,7 @@ from ..ranking_kernels import (
     multiset_unrank,
     permutation_rank,
     permutation_unrank,
+    permutation_unrank_after,
 )
 from .sliding import (
     ManhattanTables,
@@ -82,11 +83,19 @@ def _sideways(rank, s, weight, adjacent, out):
 
 @jit
 def permutation_neighbours(rank, level, out, work, t):
+    return permutation_neighbours_after(rank, -1, level, out, work, t)
+
+
+@jit
+def permutation_neighbours_after(rank, prev, level, out, work, t):
+    """The neighbours of rank when work holds what the call for prev left (prev < 0:
+    nothing): the board is decoded from the digits it does not share with prev's."""
     cells = t.adjacent.shape[0]
     s = rank // t.half_factorial
     k = _sideways(rank, s, t.half_factorial, t.adjacent, out)
     board = work[:cells]
-    permutation_unrank(rank, t.half_factorial, t.parity_of_blank, board)
+    permutation_unrank_after(rank, prev, t.half_factorial, t.parity_of_blank, board,
+                             work[cells:])
     for d in range(2, 4):  # up and down: one tile moves past width - 1 others
         n = t.adjacent[s, d]
         if n >= 0:
@@ -178,7 +187,8 @@ def pattern_lookup(rank, work, t):
     return np.int64(t.depths[board_rank(work[cells:2 * cells], t.abstract)])
 
 
-compiled.register(PermutationTables, neighbours=permutation_neighbours)
+compiled.register(PermutationTables, neighbours=permutation_neighbours,
+                  neighbours_after=permutation_neighbours_after)
 compiled.register(MultisetTables, neighbours=multiset_neighbours)
 compiled.register(RelabelTables, relabel=relabel_by_query)
 compiled.register(ManhattanTables, lower_bound=manhattan)

@@ -104,34 +104,7 @@ def permutation_rank(board, half_factorial):
 
 @jit
 def permutation_unrank(rank, half_factorial, parity_of_blank, out):
-    t = out.size - 1
-    blank = rank // half_factorial
-    lehmer = (rank % half_factorial) * 2
-    used = np.uint64(0)
-    parity = 0
-    j = 0
-    last = -1
-    before_last = -1
-    for i in range(out.size):
-        if i == blank:
-            out[i] = 0
-            continue
-        weight = FACTORIAL[t - 1 - j]
-        d = lehmer // weight
-        lehmer -= d * weight
-        parity += d
-        # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
-        v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
-        used |= np.uint64(1) << np.uint64(v)
-        out[i] = v + 1
-        before_last = last
-        last = i
-        j += 1
-    if (parity & 1) != parity_of_blank[blank]:
-        # the odd twin: Lehmer code 2q+1 differs only by swapping the last two tiles
-        v = out[last]
-        out[last] = out[before_last]
-        out[before_last] = v
+    permutation_unrank_after(rank, -1, half_factorial, parity_of_blank, out, out[:0])
 
 
 @jit(inline="always")
@@ -140,12 +113,18 @@ def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, m
     there for prev, a smaller rank (prev < 0: nothing).  Ranks in ascending order share a
     prefix of Lehmer digits; only the digits after it are decoded again.  memo holds
     3 * (out.size - 1) int64: per tile position j, the Lehmer code's value of the digits
-    before j, the tiles they use (a bit mask) and their sum."""
+    before j, the tiles they use (a bit mask) and their sum; or nothing (size 0: a rank
+    decoded on its own, as permutation_unrank does).
+
+    The tiles read in cell order, the blank skipped, are a permutation whose Lehmer code is
+    2 * (rank mod half_factorial) or one more, whichever has the parity the blank's cell
+    calls for: the odd twin swaps the last two tiles."""
     t = out.size - 1
+    keep = memo.size > 0
     blank = rank // half_factorial
     lehmer = (rank - blank * half_factorial) * 2
     start = 0
-    if 0 <= prev < rank and prev // half_factorial == blank:
+    if keep and 0 <= prev < rank and prev // half_factorial == blank:
         # digits before j are prev's while lehmer stays in the block of (t - j)! codes
         # they begin (at least the last two are decoded again: the odd twin swaps them)
         start = t - 2
@@ -158,18 +137,19 @@ def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, m
         base, used, digits = memo[start], np.uint64(memo[t + start]), memo[2 * t + start]
     rest = lehmer - base
     for j in range(start, t):
-        memo[j] = lehmer - rest
-        memo[t + j] = np.int64(used)
-        memo[2 * t + j] = digits
+        if keep:
+            memo[j] = lehmer - rest
+            memo[t + j] = np.int64(used)
+            memo[2 * t + j] = digits
         weight = FACTORIAL[t - 1 - j]
         d = rest // weight
         rest -= d * weight
         digits += d
+        # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
         v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
         used |= np.uint64(1) << np.uint64(v)
         out[j if j < blank else j + 1] = v + 1
     if (digits & 1) != parity_of_blank[blank]:
-        # the odd twin: swap the last two tiles
         last = t - 1 if t - 1 < blank else t
         before_last = t - 2 if t - 2 < blank else t - 1
         v = out[last]

@@ -83,19 +83,26 @@ def _sideways(rank, s, weight, adjacent, out):
 
 @jit
 def permutation_neighbours(rank, level, out, work, t):
-    return permutation_neighbours_after(rank, -1, level, out, work, t)
+    return _permutation_neighbours(rank, -1, out, work, 0, t)
 
 
 @jit
 def permutation_neighbours_after(rank, prev, level, out, work, t):
     """The neighbours of rank when work holds what the call for prev left (prev < 0:
     nothing): the board is decoded from the digits it does not share with prev's."""
+    return _permutation_neighbours(rank, prev, out, work, 3 * (t.adjacent.shape[0] - 1), t)
+
+
+@jit(inline="always")
+def _permutation_neighbours(rank, prev, out, work, memo, t):
+    """The neighbours of rank, its board decoded into work and memo words after it kept
+    for the next rank (none: a rank on its own, whose callers need not pay for them)."""
     cells = t.adjacent.shape[0]
     s = rank // t.half_factorial
     k = _sideways(rank, s, t.half_factorial, t.adjacent, out)
     board = work[:cells]
     permutation_unrank_after(rank, prev, t.half_factorial, t.parity_of_blank, board,
-                             work[cells:])
+                             work[cells:cells + memo])
     for d in range(2, 4):  # up and down: one tile moves past width - 1 others
         n = t.adjacent[s, d]
         if n >= 0:

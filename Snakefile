@@ -14,11 +14,11 @@ include: "workflow/rules/pdbs.smk"
 
 
 onsuccess:
-    release_exit(log)
+    release_exit()
 
 
 onerror:
-    release_exit(log)
+    release_exit()
 
 
 rule all:

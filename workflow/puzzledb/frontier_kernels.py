@@ -11,6 +11,14 @@ from .compiled import jit, neighbours_after
 BLOCK = 4096  # states a thread expands with one scratch array
 
 
+@jit(inline="always")
+def _neighbours_in_block(ranks, i, first, level, row, work, tables):
+    """The neighbours of ranks[i] into row, their number, where ranks[first:i] went through
+    the same work array before it (so ranks[i] may be decoded from ranks[i - 1])."""
+    prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)
+    return neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+
+
 @jit(parallel=True)
 def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
     """The neighbours of each rank (ascending) into out[i * max_moves:], their number into
@@ -21,8 +29,7 @@ def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
         row = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            prev = np.int64(ranks[i - 1]) if i > b * BLOCK else np.int64(-1)
-            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
             for j in range(k):
                 out[i * max_moves + j] = row[j]
             counts[i] = k
@@ -37,8 +44,7 @@ def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
         row = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            prev = np.int64(ranks[i - 1]) if i > b * BLOCK else np.int64(-1)
-            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
             for j in range(k):
                 w = row[j] >> 6
                 bit = np.uint64(1) << np.uint64(row[j] & 63)

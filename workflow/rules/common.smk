@@ -174,7 +174,7 @@ def step_mb(wildcards):
 
 # --- the end of a run --------------------------------------------------------------------
 
-def release_exit(log):
+def release_exit():
     """After each scheduling round Snakemake (9.x) starts a timer thread that wakes the
     scheduler again a --max-jobs-per-timespan span later (a second by default), and the
     process waits for that thread before it exits: a second added to every run.  Called

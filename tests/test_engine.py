@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from puzzledb import compiled, engine, memory, puzzles, twobit
+from puzzledb import bitset, compiled, engine, memory, puzzles, twobit
 from puzzledb.puzzles.sliding import SlidingPuzzle
 from puzzledb.puzzles.sliding_plane_kernels import factored_tables
 from puzzledb.layer import ranks_crc
@@ -65,6 +65,38 @@ def test_the_plane_kernels_mark_exactly_the_neighbours_the_per_state_kernel_give
     for rank in ranks:
         assert marked_by_expanding(expansion, state, rank) == sorted(set(
             puzzle.neighbours(rank))), rank
+
+
+@pytest.mark.parametrize("name", ["eleven", "eight", "fifteen-3colour", "fifteen-6colour"])
+def test_the_plane_kernels_set_in_a_bitset_the_neighbours_of_sorted_ranks(name):
+    """expansion.mark (the frontier's dense depths): the neighbours of an ascending list of
+    ranks, in a bitset.  Runs of consecutive ranks at four densities and scattered ones
+    across every plane; then lists where each plane's first rank lies at or past the previous
+    plane's last place in it (what a kernel that kept its decoded digits across planes would
+    get wrong)."""
+    puzzle = puzzles.get(name)
+    expansion = puzzle.layer_expansion()
+    plane = puzzle.size // puzzle.cells
+    rng = np.random.default_rng(13)
+    lists = []
+    for density in (1.0, 0.3, 1e-3, 1e-5):
+        starts = rng.integers(0, puzzle.size - 5000, 8)
+        runs = [np.arange(s, s + 5000)[rng.random(5000) < density] for s in starts]
+        edges = [b * plane + e for b in range(puzzle.cells) for e in (0, 1, plane - 1)]
+        lists.append(np.concatenate(runs + [rng.integers(0, puzzle.size, 300), edges]))
+    for q in rng.integers(0, plane - 2, 4):  # the same place in every plane
+        lists.append(np.array([b * plane + q + e for b in range(puzzle.cells) for e in (0, 1)]))
+    lists.append(np.array([b * plane + (b + 1) * plane // (puzzle.cells + 1)  # a staircase
+                           for b in range(puzzle.cells)]))
+    for ranks in lists:
+        ranks = np.unique(ranks)
+        bits = bitset.new_bitset(puzzle.size)
+        expansion.mark(ranks.astype(np.uint64), 0, bits)
+        expected = np.unique(compiled.neighbours_of_many(
+            ranks.astype(np.int64), np.int64(0), puzzle.max_moves, puzzle.work_size,
+            puzzle.tables()))
+        found = np.concatenate([r.copy() for r in bitset.iter_ranks(bits)])  # one buffer
+        assert np.array_equal(found.astype(np.int64), expected), ranks[:10]
 
 
 @pytest.mark.parametrize("width, height, goal", [

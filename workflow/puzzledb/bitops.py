@@ -1,5 +1,6 @@
 """Word-level bit operations for numba kernels, as LLVM intrinsics: population count, lowest
-set bit, atomic OR into an array, and BMI2 bit extract/deposit (pext/pdep).
+set bit, atomic OR into an array (and a bitset's set_bit on it), and BMI2 bit
+extract/deposit (pext/pdep).
 
 pext/pdep use the BMI2 instructions where the CPU has them and a plain loop elsewhere;
 numba's cache is keyed by CPU, so a cached kernel never runs on a CPU without them.
@@ -34,6 +35,16 @@ def atomic_or(typingctx, array, index, value):
         return builder.zext(builder.atomic_rmw("or", ptr, value, "monotonic"), ir.IntType(64))
 
     return sig, codegen
+
+
+@jit(inline="always")
+def set_bit(bits, r):
+    """Set bit r of a bitset of uint64 words (atomically; a bit already set is not
+    written)."""
+    w = r >> 6
+    bit = np.uint64(1) << np.uint64(r & 63)
+    if not bits[w] & bit:
+        atomic_or(bits, w, bit)
 
 
 @intrinsic

@@ -30,6 +30,7 @@ import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,13 @@ class Frontier(FrontierPlan):
     # depth whose merge would need more is handed to expand and merge jobs, whose need is
     # then computed exactly (merge_bytes)
     budget = None
+
+    @cached_property
+    def _expansion(self):
+        """The puzzle's whole-layer expansion (Puzzle.layer_expansion), whose mark a dense
+        depth uses instead of the neighbours kernel; asked for only then (its units span the
+        whole space)."""
+        return self.puzzle.layer_expansion()
 
     @classmethod
     def at(cls, name, work, job_states, segments, depth_limit=None):
@@ -234,7 +242,7 @@ class Frontier(FrontierPlan):
         size = self.puzzle.level_size(self.level(depth))
         neighbours = source_count * max(self.puzzle.max_moves, 1)
         return (size <= DENSE_RATIO * neighbours
-                and (self.budget is None or dense_depth_bytes(size) <= self.budget))
+                and (self.budget is None or dense_depth_bytes(size, self.puzzle.expansion_bytes()) <= self.budget))
 
     def _dense_depth(self, depth):
         """Layer depth through a bitset of its whole level: the neighbours of layer
@@ -242,11 +250,15 @@ class Frontier(FrontierPlan):
         No work files: dense_depth_bytes of memory."""
         puzzle, source = self.puzzle, depth - 1
         tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
+        level = np.int64(self.level(source))
         bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
         with self.store.open_layer(source) as layer:
             for first in range(0, layer.count, PIECE_STATES):
-                mark_neighbours(layer.ranks(first, min(layer.count, first + PIECE_STATES)),
-                                np.int64(self.level(source)), tables, moves, work, bits)
+                piece = layer.ranks(first, min(layer.count, first + PIECE_STATES))
+                if self._expansion is None:
+                    mark_neighbours(piece, level, tables, moves, work, bits)
+                else:
+                    self._expansion.mark(piece, level, bits)
         older = self._older(depth)
         try:
             for layer in older:

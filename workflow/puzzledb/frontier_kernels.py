@@ -5,7 +5,7 @@ the bitset of one segment."""
 import numpy as np
 from numba import prange
 
-from .bitops import atomic_or
+from .bitops import atomic_or, set_bit
 from .compiled import jit, neighbours_after
 
 BLOCK = 4096  # states a thread expands with one scratch array
@@ -46,10 +46,7 @@ def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
             for j in range(k):
-                w = row[j] >> 6
-                bit = np.uint64(1) << np.uint64(row[j] & 63)
-                if not bits[w] & bit:
-                    atomic_or(bits, w, bit)
+                set_bit(bits, row[j])
 
 
 @jit(parallel=True)

@@ -104,11 +104,13 @@ def segment_merge_bytes(received, known, span):
     return 16 * int(received) + 8 * int(known) + int(dense) + EXTRACT_BUFFER_BYTES
 
 
-def dense_depth_bytes(size):
+def dense_depth_bytes(size, expansion_bytes=0):
     """Bytes a depth of the frontier search holds when it goes through one bitset of its
     whole level of `size` ranks (frontier.py, in-process): the bitset, a piece of the layer
-    it expands, a block of an older layer it clears and one extraction buffer."""
-    return words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
+    it expands, a block of an older layer it clears, one extraction buffer, and the tables
+    of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
+    return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
+            + expansion_bytes)
 
 
 def frontier_job_mb(puzzle, count, segments):

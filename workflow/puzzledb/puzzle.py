@@ -141,8 +141,10 @@ class Puzzle:
         """A whole-layer expansion faster than asking the neighbours kernel state by state:
         an object whose expand(state, level) marks NEXT every UNSEEN neighbour of every CUR
         state of the engine's two-bit array (twobit.StateArray) and returns how many it
-        marked (sliding puzzles: the plane kernels).  Default: None, the engine's generic
-        step over the neighbours kernel."""
+        marked, and whose mark(ranks, level, bits) sets in a bitset of the whole level every
+        neighbour of a list of ascending ranks (the frontier engine's dense depths).
+        Sliding puzzles: the plane kernels.  Default: None, the engines' generic steps over
+        the neighbours kernel."""
         return None
 
     def expansion_bytes(self):

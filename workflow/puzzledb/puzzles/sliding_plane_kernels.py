@@ -29,13 +29,14 @@ from collections import namedtuple
 import numpy as np
 from numba import prange
 
-from ..bitops import lowest_bit, pdep, pext
+from ..bitops import lowest_bit, pdep, pext, set_bit
 from ..compiled import jit
 from ..memory import STATES_PER_WORD, twobit_words
 from ..ranking import FACTORIAL, combination_masks
 from ..twobit import ONE, cur_lanes, mark_next, mark_next_shifted, units_active
 
 UNIT_WORDS = 1 << 12  # words of one plane a thread sweeps as one unit of work
+SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit of work (mark)
 
 FactoredTables = namedtuple(
     "FactoredTables",
@@ -51,8 +52,9 @@ class PlaneExpansion:
     """The expansion kernel of one puzzle, its tables and its units of work (plane, first
     word, stop word): see Puzzle.layer_expansion."""
 
-    def __init__(self, kernel, tables, cells, plane, size):
+    def __init__(self, kernel, marker, tables, cells, plane, size):
         self.kernel = kernel
+        self.marker = marker
         self.tables = tables
         self.units = units_for(cells, plane, twobit_words(size))
         self.found = np.zeros(self.units[0].size, dtype=np.int64)
@@ -62,16 +64,21 @@ class PlaneExpansion:
                   self.tables, *self.units)
         return int(self.found.sum())
 
+    def mark(self, ranks, level, bits):
+        """Set in bits (a bitset of the whole space) every neighbour of the ascending
+        ranks."""
+        self.marker(ranks, bits, self.tables)
+
 
 def plane_expansion(puzzle):
     """The PlaneExpansion of a sliding puzzle whose plane_plan is not None."""
     if puzzle.distinct:
         tables = factored_tables(puzzle)
-        return PlaneExpansion(expand_factored, tables, puzzle.cells, puzzle.half_factorial,
-                              puzzle.size)
+        return PlaneExpansion(expand_factored, mark_factored, tables, puzzle.cells,
+                              puzzle.half_factorial, puzzle.size)
     tables = pool_tables(puzzle)
-    return PlaneExpansion(expand_pools, tables, puzzle.cells, int(puzzle.weights[0]),
-                          puzzle.size)
+    return PlaneExpansion(expand_pools, mark_pools, tables, puzzle.cells,
+                          int(puzzle.weights[0]), puzzle.size)
 
 
 def units_for(cells, plane, total_words, unit_words=UNIT_WORDS):
@@ -311,6 +318,70 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
         found[u] = new
 
 
+@jit(parallel=True)
+def mark_factored(ranks, bits, t):
+    """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks
+    (distinct tiles): the plane sweep of expand_factored over a list of ranks.  Threads take
+    blocks of SORTED_BLOCK consecutive ranks; the trackers start again at each plane."""
+    n = t.tiles
+    width = t.width
+    plane = t.plane
+    suffix = t.suffix_delta
+    for k in prange((ranks.size + SORTED_BLOCK - 1) // SORTED_BLOCK):
+        digits = np.zeros((2, n), np.int64)
+        tiles = np.zeros((2, n), np.int64)
+        used = np.zeros((2, n + 1), np.uint64)
+        sums = np.zeros((2, n + 1), np.int64)
+        state = np.full((2, 3), -1, np.int64)
+        lo = -plane
+        b = col = parity = 0
+        to0 = to1 = kind0 = kind1 = off0 = off1 = 0
+        block0 = block1 = base0 = base1 = val0 = val1 = 0
+        for i in range(k * SORTED_BLOCK, min(ranks.size, (k + 1) * SORTED_BLOCK)):
+            r = np.int64(ranks[i])
+            if r - lo >= plane:  # a new plane: its moves, the trackers from scratch
+                b = r // plane
+                lo = b * plane
+                col = b % width
+                parity = t.parity_of_blank[b]
+                to0 = t.move_target[2 * b]
+                to1 = t.move_target[2 * b + 1]
+                kind0 = t.move_kind[2 * b]
+                kind1 = t.move_kind[2 * b + 1]
+                block0 = t.move_block[2 * b]
+                block1 = t.move_block[2 * b + 1]
+                off0 = t.move_offset[2 * b]
+                off1 = t.move_offset[2 * b + 1]
+                base0 = -block0
+                base1 = -block1
+                state[0, 0] = state[1, 0] = -1
+            q = r - lo
+            if col > 0:
+                set_bit(bits, r - plane)
+            if col < width - 1:
+                set_bit(bits, r + plane)
+            if to0 >= 0:
+                if q - base0 >= block0:
+                    _track(q, 0, t, 2 * b, True, state, digits, tiles, used, sums)
+                    base0 = state[0, 0]
+                    val0 = state[0, 2] if kind0 == 0 else parity ^ state[0, 2]
+                if kind0 == 0:
+                    q2 = q + val0
+                else:
+                    q2 = (2 * q + suffix[off0 + 2 * (q - base0) + val0]) >> 1
+                set_bit(bits, to0 * plane + q2)
+            if to1 >= 0:
+                if q - base1 >= block1:
+                    _track(q, 1, t, 2 * b + 1, False, state, digits, tiles, used, sums)
+                    base1 = state[1, 0]
+                    val1 = state[1, 2] if kind1 == 0 else parity ^ state[1, 2]
+                if kind1 == 0:
+                    q2 = q + val1
+                else:
+                    q2 = (2 * q + suffix[off1 + 2 * (q - base1) + val1]) >> 1
+                set_bit(bits, to1 * plane + q2)
+
+
 # --- repeated pieces -------------------------------------------------------------------------
 #
 # The digit of class c is the combination index of its cells among its pool (the cells
@@ -423,3 +494,64 @@ def expand_pools(a, cur_flags, next_flags, found, t, unit_plane, unit_first, uni
                     new += mark_next(a, next_flags, _pool_vertical(b, b - width, t, masks,
                                                                    digits))
         found[u] = new
+
+
+@jit(parallel=True)
+def mark_pools(ranks, bits, t):
+    """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks
+    (repeated pieces): the sweep of expand_pools over a list of ranks, in blocks of
+    SORTED_BLOCK; the kept digits start again at each plane."""
+    width = t.width
+    plane = t.plane
+    k = t.classes
+    full = (ONE << np.uint64(t.cells)) - ONE
+    for blk in prange((ranks.size + SORTED_BLOCK - 1) // SORTED_BLOCK):
+        masks = np.zeros(k, np.uint64)
+        digits = np.zeros(k, np.int64)
+        free = np.zeros(k, np.uint64)
+        start = np.zeros(k, np.int64)
+        stop = np.zeros(k, np.int64)
+        stop[0] = plane
+        lo = -plane
+        b = col = 0
+        down = up = False
+        for i in range(blk * SORTED_BLOCK, min(ranks.size, (blk + 1) * SORTED_BLOCK)):
+            r = np.int64(ranks[i])
+            if r - lo >= plane:  # a new plane: no digit kept
+                b = r // plane
+                lo = b * plane
+                row = b // width
+                col = b - row * width
+                down = row < t.height - 1
+                up = row > 0
+                free[1] = full & ~(ONE << np.uint64(b))
+                for c in range(1, k):
+                    stop[c] = 0
+            rest = r - lo
+            if col > 0:
+                set_bit(bits, r - plane)
+            if col < width - 1:
+                set_bit(bits, r + plane)
+            if not (down or up):
+                continue
+            c = 1
+            while c < k - 1 and start[c] <= rest < stop[c]:
+                c += 1
+            base = start[c - 1]
+            rem = rest - base
+            for cc in range(c, k - 1):
+                weight = t.weights[cc]
+                d = rem // weight
+                rem -= d * weight
+                digits[cc] = d
+                start[cc] = base + d * weight
+                stop[cc] = start[cc] + weight
+                base = start[cc]
+                mask = pdep(t.unrank_table[cc, d], free[cc])
+                masks[cc] = mask
+                free[cc + 1] = free[cc] & ~mask
+            masks[k - 1] = free[k - 1]
+            if down:
+                set_bit(bits, _pool_vertical(b, b + width, t, masks, digits))
+            if up:
+                set_bit(bits, _pool_vertical(b, b - width, t, masks, digits))

@@ -99,6 +99,20 @@ def test_the_plane_kernels_set_in_a_bitset_the_neighbours_of_sorted_ranks(name):
         assert np.array_equal(found.astype(np.int64), expected), ranks[:10]
 
 
+def test_a_bitset_gives_the_ranks_between_two_bounds_in_blocks():
+    """bitset.iter_ranks(low, high): bounds inside words, blocks of a few words."""
+    rng = np.random.default_rng(5)
+    ranks = np.unique(rng.integers(0, 5000, 1500)).astype(np.uint64)
+    bits = bitset.new_bitset(5000)
+    bitset.set_ranks(bits, ranks)
+    for low, high in [(0, None), (0, 5000), (1, 4999), (63, 65), (64, 128), (100, 3001),
+                      (777, 778), (4990, None)]:
+        found = np.concatenate([b.copy() for b in bitset.iter_ranks(bits, 2, low, high)]
+                               or [np.zeros(0, np.uint64)])
+        upper = 5000 if high is None else high
+        assert np.array_equal(found, ranks[(ranks >= low) & (ranks < upper)]), (low, high)
+
+
 @pytest.mark.parametrize("width, height, goal", [
     (2, 2, "12 30"), (3, 2, "123 450"), (2, 3, "12 34 50"), (4, 2, "1234 5670"),
     (2, 4, "12 34 56 70"), (3, 3, "123 456 780"), (3, 3, "112 233 110"),

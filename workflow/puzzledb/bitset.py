@@ -70,14 +70,21 @@ def set_ranks(bitset, ranks):
         _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
 
 
-def iter_ranks(bitset, block_words=BLOCK_WORDS):
-    """The ranks of the set bits, ascending, in arrays of at most 64*block_words."""
+def iter_ranks(bitset, block_words=BLOCK_WORDS, low=0, high=None):
+    """The ranks r of the set bits with low <= r < high (all of them by default), ascending,
+    in arrays of at most 64*block_words: views of one buffer, which the next overwrites."""
     buffer = np.empty(block_words * WORD_BITS, dtype=np.uint64)
-    for start in range(0, bitset.size, block_words):
-        stop = min(bitset.size, start + block_words)
-        k = extract(bitset, start, stop, buffer)
-        if k:
-            yield buffer[:k]
+    first = low // WORD_BITS
+    last = bitset.size if high is None else min(bitset.size, -(-high // WORD_BITS))
+    for start in range(first, last, block_words):
+        stop = min(last, start + block_words)
+        block = buffer[:extract(bitset, start, stop, buffer)]
+        if start == first and low % WORD_BITS:  # the ends' words may hold ranks outside
+            block = block[np.searchsorted(block, np.uint64(low)):]
+        if stop == last and high is not None:
+            block = block[:np.searchsorted(block, np.uint64(high))]
+        if block.size:
+            yield block
 
 
 def warm_up():

@@ -69,6 +69,9 @@ class Frontier(FrontierPlan):
     # depth whose merge would need more is handed to expand and merge jobs, whose need is
     # then computed exactly (merge_bytes)
     budget = None
+    # (depth, its bitset, the layer's move parity, its count): what a dense depth leaves
+    # for the next one (_dense_depth)
+    _held = None
 
     @cached_property
     def _expansion(self):
@@ -210,6 +213,7 @@ class Frontier(FrontierPlan):
                   "parts": parts if following == "fanout" else 0,
                   "segments": self.segments, "depth_limit": self.depth_limit}
         write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
+        self._held = None
         return record
 
     def _in_process(self, depth, source_count, log):
@@ -219,6 +223,7 @@ class Frontier(FrontierPlan):
         else by both phases through work files."""
         if self._dense(depth, source_count):
             return self._dense_depth(depth)
+        self._held = None
         scratch = self.work / f"d{depth:03d}" / "in-process"
         shutil.rmtree(scratch, ignore_errors=True)
         try:
@@ -247,18 +252,31 @@ class Frontier(FrontierPlan):
     def _dense_depth(self, depth):
         """Layer depth through a bitset of its whole level: the neighbours of layer
         depth - 1 set in it a piece at a time, the older layers cleared, the rest written.
-        No work files: dense_depth_bytes of memory."""
+        No work files: dense_depth_bytes of memory.
+
+        When the states of one move parity are whole runs of ranks (_parity_runs), the
+        bitset also keeps layer depth - 1, in the runs of the other parity, and is kept for
+        the next depth, which then reads its source layer from it instead of from disk."""
         puzzle, source = self.puzzle, depth - 1
-        tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
         level = np.int64(self.level(source))
-        bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
-        with self.store.open_layer(source) as layer:
-            for first in range(0, layer.count, PIECE_STATES):
-                piece = layer.ranks(first, min(layer.count, first + PIECE_STATES))
-                if self._expansion is None:
-                    mark_neighbours(piece, level, tables, moves, work, bits)
-                else:
-                    self._expansion.mark(piece, level, bits)
+        held, self._held = self._held, None
+        if self._parity_runs is not None and held is not None and held[0] == source:
+            _, bits, parity, source_count = held
+            for piece in self._ranks_of_parity(bits, parity):
+                self._mark(piece, level, bits)
+        else:
+            del held  # before the new bitset
+            bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
+            parity = source_count = None
+            with self.store.open_layer(source) as layer:
+                for first in range(0, layer.count, PIECE_STATES):
+                    piece = layer.ranks(first, min(layer.count, first + PIECE_STATES))
+                    self._mark(piece, level, bits)
+                    if self._parity_runs is not None:  # layer source kept beside
+                        mark(bits, piece, np.uint64(0))
+                if self._parity_runs is not None and layer.count:
+                    parity = int(puzzle.move_parity(piece[:1])[0])
+                    source_count = layer.count
         older = self._older(depth)
         try:
             for layer in older:
@@ -267,8 +285,43 @@ class Frontier(FrontierPlan):
         finally:
             for layer in older:
                 layer.close()
-        count = int(bitset.count(bits))
-        return self.store.write_layer(depth, bitset.iter_ranks(bits), count) if count else None
+        if parity is None:
+            count = int(bitset.count(bits))
+            return self.store.write_layer(depth, bitset.iter_ranks(bits), count) if count else None
+        count = int(bitset.count(bits)) - source_count
+        if not count:
+            return None
+        info = self.store.write_layer(depth, self._ranks_of_parity(bits, 1 - parity), count)
+        self._held = (depth, bits, 1 - parity, count)
+        return info
+
+    def _mark(self, piece, level, bits):
+        """Set in bits the neighbours of the ascending ranks of piece: through the puzzle's
+        layer expansion if it has one, else its neighbours kernel."""
+        if self._expansion is None:
+            puzzle = self.puzzle
+            mark_neighbours(piece, level, puzzle.tables(), max(puzzle.max_moves, 1),
+                            max(puzzle.work_size, 1), bits)
+        else:
+            self._expansion.mark(piece, level, bits)
+
+    @cached_property
+    def _parity_runs(self):
+        """(starts, stops, parities) of the runs of ranks of one move parity
+        (Puzzle.parity_run) of a bipartite puzzle that is not graded, else None."""
+        puzzle = self.puzzle
+        length = puzzle.parity_run() if puzzle.bipartite and not puzzle.graded else None
+        if length is None:
+            return None
+        starts = np.arange(0, puzzle.size, length, dtype=np.int64)
+        stops = np.minimum(starts + length, puzzle.size)
+        return starts, stops, puzzle.move_parity(starts)
+
+    def _ranks_of_parity(self, bits, parity):
+        """The ranks set in bits of the given move parity, ascending, in blocks."""
+        starts, stops, parities = self._parity_runs
+        for low, high in zip(starts[parities == parity], stops[parities == parity]):
+            yield from bitset.iter_ranks(bits, low=int(low), high=int(high))
 
     def _stored(self, depth):
         """The LayerInfo of layer `depth` when a whole, verified copy is on disk (left by a

@@ -132,8 +132,8 @@ class Layer:
 
     def ranks(self, start=0, stop=None):
         """The sorted ranks (all, or the slice [start, stop)).  The chunks are read raw and
-        decoded by this module (inflated by ISA-L and unshuffled by numpy, the inner chunks
-        of a long read in threads) when the file has the filters the writer uses; by HDF5
+        decoded by this module (inflated by ISA-L and unshuffled by numpy, the chunks of a
+        longer read in threads) when the file has the filters the writer uses; by HDF5
         otherwise.  The chunks at the two ends of a read are kept (CACHED_CHUNKS of them):
         a lookup, and the next read of a walk through the layer, starts in one."""
         stop = self.count if stop is None else min(stop, self.count)
@@ -143,18 +143,26 @@ class Layer:
             if stop <= start:
                 return np.empty(0, dtype=np.uint64)
             first, last = start // CHUNK, (stop - 1) // CHUNK
-            inner = [self._raw_chunk(c) for c in range(first + 1, last)]
+            ends = {first, last}
+            cached = {c: self._cache.pop(c) for c in ends if c in self._cache}
+            todo = [c for c in range(first, last + 1) if c not in cached]
+            raw = [self._raw_chunk(c) for c in todo]
             out = np.empty(stop - start, dtype=np.uint64)
 
-            def fill(c, chunk):  # chunk c's part of out
+            def fill(c, chunk):  # chunk c's part of out; chunk itself if it is an end
                 lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
                 out[lo - start:hi - start] = chunk[lo - c * CHUNK:hi - c * CHUNK]
+                return chunk if c in ends else None
 
-            fill(first, self._chunk(first))
-            if last > first:
-                fill(last, self._chunk(last))
-            list(POOL.map(lambda c, data: fill(c, decode_chunk(data)),
-                           range(first + 1, last), inner))
+            for c, chunk in cached.items():
+                fill(c, chunk)
+            if len(todo) == 1:  # a lookup: no thread
+                decoded = [fill(todo[0], decode_chunk(raw[0]))]
+            else:
+                decoded = POOL.map(lambda c, data: fill(c, decode_chunk(data)), todo, raw)
+            for c, chunk in [*cached.items(), *zip(todo, decoded)]:
+                if chunk is not None:
+                    self._keep(c, chunk)
             return out
         except _Unfiltered:
             return self._ranks[start:stop]
@@ -167,15 +175,11 @@ class Layer:
             raise _Unfiltered
         return data
 
-    def _chunk(self, c):
-        """Chunk c decoded, from the cache of the last chunks decoded or read now."""
-        chunk = self._cache.pop(c, None)
-        if chunk is None:
-            chunk = decode_chunk(self._raw_chunk(c))
-        self._cache[c] = chunk  # the most recent last
+    def _keep(self, c, chunk):
+        """Keep decoded chunk c among the last CACHED_CHUNKS used (the most recent last)."""
+        self._cache[c] = chunk
         if len(self._cache) > CACHED_CHUNKS:
             self._cache.pop(next(iter(self._cache)), None)
-        return chunk
 
     def iter_chunks(self, size=CHUNK * 16):
         for start in range(0, self.count, size):

@@ -35,7 +35,7 @@ PROCESS_OVERHEAD_MB = 256
 # times its share of the neighbours; a merge job's need is then computed exactly from what
 # its segments received (segment_merge_bytes), and a step job that would exceed its
 # estimate hands the depth to such jobs.
-PIECE_STATES = 1 << 20
+PIECE_STATES = 1 << 18
 SKEW = 2
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
 #                    per incoming neighbour (the bitset is then smaller than the sort's data)

@@ -157,6 +157,13 @@ class Puzzle:
         the radii matching tries); None when the puzzle has none.  Default: None."""
         return None
 
+    def parity_run(self):
+        """A length L such that move_parity is the same for all the ranks of every run
+        [k L, (k + 1) L) (sliding puzzles: the plane of one blank cell), so that the states
+        of one parity are whole runs of ranks; None when the parity does not come in runs.
+        Default: None."""
+        return None
+
     @property
     def bipartite(self):
         """Whether every move flips a colouring of the states (move_parity is not None): no

@@ -337,8 +337,12 @@ class DominoPuzzle(Puzzle):
     def move_parity(self, ranks):
         """Each move takes the domino to a neighbouring place of the H x (W-1) grid of its
         left cell, so this colouring of that grid flips with every move."""
-        d = np.asarray(ranks, dtype=np.int64) // int(self.tables().weight01)
+        d = np.asarray(ranks, dtype=np.int64) // self.parity_run()
         return (d // (self.width - 1) + d % (self.width - 1)) & 1
+
+    def parity_run(self):
+        """The ranks of one place of the domino: consecutive, of one parity."""
+        return int(self.tables().weight01)
 
     def relabelling(self):
         """The renaming of matching, for classes of at most MAX_RELABEL_CLASS tiles (its

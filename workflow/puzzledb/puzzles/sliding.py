@@ -235,9 +235,12 @@ class SlidingPuzzle(Puzzle):
     def move_parity(self, ranks):
         """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
         blank's cell (the rank's leading digit) flips with every move."""
-        plane = self.half_factorial if self.distinct else int(self.weights[0])
-        blank = np.asarray(ranks, dtype=np.int64) // plane
+        blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
         return (blank // self.width + blank % self.width) & 1
+
+    def parity_run(self):
+        """The plane of one blank cell: its ranks are consecutive, its parity the same."""
+        return self.half_factorial if self.distinct else int(self.weights[0])
 
     def symmetries(self):
         """The rectangle's symmetries (the square's eight) that map the goal onto itself,

@@ -280,7 +280,7 @@ class Frontier(FrontierPlan):
         older = self._older(depth)
         try:
             for layer in older:
-                for block in layer.iter_chunks():
+                for block in layer.iter_chunks(PIECE_STATES):
                     unmark(bits, block, np.uint64(0))
         finally:
             for layer in older:

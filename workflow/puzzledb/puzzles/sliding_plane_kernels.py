@@ -247,6 +247,29 @@ def _track(q, j, t, m, right, state, digits, tiles, used, sums):
         state[j, 2] = sm[s]
 
 
+@jit(inline="always")
+def _trackers(n):
+    """The scratch of the two trackers (move down, move up) of one thread: digits, tiles,
+    used-tile masks, digit-sum parities, and state (see _track), none decoded yet."""
+    return (np.zeros((2, n), np.int64), np.zeros((2, n), np.int64),
+            np.zeros((2, n + 1), np.uint64), np.zeros((2, n + 1), np.int64),
+            np.full((2, 3), -1, np.int64))
+
+
+@jit(inline="always")
+def _moved(q, j, right, m, kind, block, offset, parity, base, val, t, state, digits, tiles,
+           used, sums):
+    """The place in the target plane of state q of its plane after vertical move m
+    (tracker j), and the tracker's hi block base and value, brought to q's block."""
+    if q - base >= block:
+        _track(q, j, t, m, right, state, digits, tiles, used, sums)
+        base = state[j, 0]
+        val = state[j, 2] if kind == 0 else parity ^ state[j, 2]
+    if kind == 0:
+        return q + val, base, val
+    return (2 * q + t.suffix_delta[offset + 2 * (q - base) + val]) >> 1, base, val
+
+
 @jit(parallel=True)
 def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
     """Mark NEXT every UNSEEN neighbour of every CUR state (distinct tiles); found[u] is the
@@ -254,7 +277,6 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
     n = t.tiles
     width = t.width
     plane = t.plane
-    suffix = t.suffix_delta
     for u in prange(unit_plane.size):
         found[u] = 0
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
@@ -264,11 +286,7 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
         hi = lo + plane
         col = b % width
         parity = t.parity_of_blank[b]
-        digits = np.zeros((2, n), np.int64)
-        tiles = np.zeros((2, n), np.int64)
-        used = np.zeros((2, n + 1), np.uint64)
-        sums = np.zeros((2, n + 1), np.int64)
-        state = np.full((2, 3), -1, np.int64)
+        digits, tiles, used, sums, state = _trackers(n)
         # tracker 0 the move down, 1 the move up: their constants in registers
         to0 = t.move_target[2 * b]
         to1 = t.move_target[2 * b + 1]
@@ -296,24 +314,13 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
                 q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
                 lanes &= lanes - ONE
                 if to0 >= 0:
-                    if q - base0 >= block0:
-                        _track(q, 0, t, 2 * b, True, state, digits, tiles, used, sums)
-                        base0 = state[0, 0]
-                        val0 = state[0, 2] if kind0 == 0 else parity ^ state[0, 2]
-                    if kind0 == 0:
-                        q2 = q + val0
-                    else:
-                        q2 = (2 * q + suffix[off0 + 2 * (q - base0) + val0]) >> 1
+                    q2, base0, val0 = _moved(q, 0, True, 2 * b, kind0, block0, off0, parity,
+                                             base0, val0, t, state, digits, tiles, used, sums)
                     new += mark_next(a, next_flags, to0 * plane + q2)
                 if to1 >= 0:
-                    if q - base1 >= block1:
-                        _track(q, 1, t, 2 * b + 1, False, state, digits, tiles, used, sums)
-                        base1 = state[1, 0]
-                        val1 = state[1, 2] if kind1 == 0 else parity ^ state[1, 2]
-                    if kind1 == 0:
-                        q2 = q + val1
-                    else:
-                        q2 = (2 * q + suffix[off1 + 2 * (q - base1) + val1]) >> 1
+                    q2, base1, val1 = _moved(q, 1, False, 2 * b + 1, kind1, block1, off1,
+                                             parity, base1, val1, t, state, digits, tiles,
+                                             used, sums)
                     new += mark_next(a, next_flags, to1 * plane + q2)
         found[u] = new
 
@@ -326,13 +333,8 @@ def mark_factored(ranks, bits, t):
     n = t.tiles
     width = t.width
     plane = t.plane
-    suffix = t.suffix_delta
     for k in prange((ranks.size + SORTED_BLOCK - 1) // SORTED_BLOCK):
-        digits = np.zeros((2, n), np.int64)
-        tiles = np.zeros((2, n), np.int64)
-        used = np.zeros((2, n + 1), np.uint64)
-        sums = np.zeros((2, n + 1), np.int64)
-        state = np.full((2, 3), -1, np.int64)
+        digits, tiles, used, sums, state = _trackers(n)
         lo = -plane
         b = col = parity = 0
         to0 = to1 = kind0 = kind1 = off0 = off1 = 0
@@ -361,24 +363,12 @@ def mark_factored(ranks, bits, t):
             if col < width - 1:
                 set_bit(bits, r + plane)
             if to0 >= 0:
-                if q - base0 >= block0:
-                    _track(q, 0, t, 2 * b, True, state, digits, tiles, used, sums)
-                    base0 = state[0, 0]
-                    val0 = state[0, 2] if kind0 == 0 else parity ^ state[0, 2]
-                if kind0 == 0:
-                    q2 = q + val0
-                else:
-                    q2 = (2 * q + suffix[off0 + 2 * (q - base0) + val0]) >> 1
+                q2, base0, val0 = _moved(q, 0, True, 2 * b, kind0, block0, off0, parity, base0,
+                                         val0, t, state, digits, tiles, used, sums)
                 set_bit(bits, to0 * plane + q2)
             if to1 >= 0:
-                if q - base1 >= block1:
-                    _track(q, 1, t, 2 * b + 1, False, state, digits, tiles, used, sums)
-                    base1 = state[1, 0]
-                    val1 = state[1, 2] if kind1 == 0 else parity ^ state[1, 2]
-                if kind1 == 0:
-                    q2 = q + val1
-                else:
-                    q2 = (2 * q + suffix[off1 + 2 * (q - base1) + val1]) >> 1
+                q2, base1, val1 = _moved(q, 1, False, 2 * b + 1, kind1, block1, off1, parity,
+                                         base1, val1, t, state, digits, tiles, used, sums)
                 set_bit(bits, to1 * plane + q2)
 
 
@@ -431,6 +421,31 @@ def _pool_vertical(s, target, t, masks, digits):
     return r
 
 
+@jit(inline="always")
+def _pool_digits(rest, t, masks, digits, free, start, stop):
+    """Bring the digits and cell masks of the classes to the state `rest` of the plane:
+    digits 1..c hold while rest is in [start[c], stop[c]), so only the classes after the
+    first stale one are decoded again."""
+    k = t.classes
+    c = 1
+    while c < k - 1 and start[c] <= rest < stop[c]:
+        c += 1
+    base = start[c - 1]
+    rem = rest - base
+    for cc in range(c, k - 1):
+        weight = t.weights[cc]
+        d = rem // weight
+        rem -= d * weight
+        digits[cc] = d
+        start[cc] = base + d * weight
+        stop[cc] = start[cc] + weight
+        base = start[cc]
+        mask = pdep(t.unrank_table[cc, d], free[cc])
+        masks[cc] = mask
+        free[cc + 1] = free[cc] & ~mask
+    masks[k - 1] = free[k - 1]
+
+
 @jit(parallel=True)
 def expand_pools(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
     """Mark NEXT every UNSEEN neighbour of every CUR state (repeated pieces); found[u] is
@@ -469,24 +484,7 @@ def expand_pools(a, cur_flags, next_flags, found, t, unit_plane, unit_first, uni
             while lanes:
                 rest = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
                 lanes &= lanes - ONE
-                c = 1
-                while c < k - 1 and start[c] <= rest < stop[c]:
-                    c += 1
-                # the digits of classes c.. are stale: decode them from start[c - 1] on
-                base = start[c - 1]
-                rem = rest - base
-                for cc in range(c, k - 1):
-                    weight = t.weights[cc]
-                    d = rem // weight
-                    rem -= d * weight
-                    digits[cc] = d
-                    start[cc] = base + d * weight
-                    stop[cc] = start[cc] + weight
-                    base = start[cc]
-                    mask = pdep(t.unrank_table[cc, d], free[cc])
-                    masks[cc] = mask
-                    free[cc + 1] = free[cc] & ~mask
-                masks[k - 1] = free[k - 1]
+                _pool_digits(rest, t, masks, digits, free, start, stop)
                 if down:
                     new += mark_next(a, next_flags, _pool_vertical(b, b + width, t, masks,
                                                                    digits))
@@ -534,23 +532,7 @@ def mark_pools(ranks, bits, t):
                 set_bit(bits, r + plane)
             if not (down or up):
                 continue
-            c = 1
-            while c < k - 1 and start[c] <= rest < stop[c]:
-                c += 1
-            base = start[c - 1]
-            rem = rest - base
-            for cc in range(c, k - 1):
-                weight = t.weights[cc]
-                d = rem // weight
-                rem -= d * weight
-                digits[cc] = d
-                start[cc] = base + d * weight
-                stop[cc] = start[cc] + weight
-                base = start[cc]
-                mask = pdep(t.unrank_table[cc, d], free[cc])
-                masks[cc] = mask
-                free[cc + 1] = free[cc] & ~mask
-            masks[k - 1] = free[k - 1]
+            _pool_digits(rest, t, masks, digits, free, start, stop)
             if down:
                 set_bit(bits, _pool_vertical(b, b + width, t, masks, digits))
             if up:

@@ -257,6 +257,15 @@ def _trackers(n):
 
 
 @jit(inline="always")
+def _plane_moves(t, b):
+    """The two vertical moves of plane b (down, then up): their target planes (-1: none),
+    kinds, hi block sizes and suffix table offsets."""
+    m = 2 * b
+    return (t.move_target[m], t.move_target[m + 1], t.move_kind[m], t.move_kind[m + 1],
+            t.move_block[m], t.move_block[m + 1], t.move_offset[m], t.move_offset[m + 1])
+
+
+@jit(inline="always")
 def _moved(q, j, right, m, kind, block, offset, parity, base, val, t, state, digits, tiles,
            used, sums):
     """The place in the target plane of state q of its plane after vertical move m
@@ -288,14 +297,7 @@ def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, 
         parity = t.parity_of_blank[b]
         digits, tiles, used, sums, state = _trackers(n)
         # tracker 0 the move down, 1 the move up: their constants in registers
-        to0 = t.move_target[2 * b]
-        to1 = t.move_target[2 * b + 1]
-        kind0 = t.move_kind[2 * b]
-        kind1 = t.move_kind[2 * b + 1]
-        block0 = t.move_block[2 * b]
-        block1 = t.move_block[2 * b + 1]
-        off0 = t.move_offset[2 * b]
-        off1 = t.move_offset[2 * b + 1]
+        to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
         base0 = -block0  # no hi block decoded yet
         base1 = -block1
         val0 = 0
@@ -346,14 +348,7 @@ def mark_factored(ranks, bits, t):
                 lo = b * plane
                 col = b % width
                 parity = t.parity_of_blank[b]
-                to0 = t.move_target[2 * b]
-                to1 = t.move_target[2 * b + 1]
-                kind0 = t.move_kind[2 * b]
-                kind1 = t.move_kind[2 * b + 1]
-                block0 = t.move_block[2 * b]
-                block1 = t.move_block[2 * b + 1]
-                off0 = t.move_offset[2 * b]
-                off1 = t.move_offset[2 * b + 1]
+                to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
                 base0 = -block0
                 base1 = -block1
                 state[0, 0] = state[1, 0] = -1

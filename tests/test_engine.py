@@ -113,6 +113,27 @@ def test_a_bitset_gives_the_ranks_between_two_bounds_in_blocks():
         assert np.array_equal(found, ranks[(ranks >= low) & (ranks < upper)]), (low, high)
 
 
+@pytest.mark.parametrize("name", [n for n in puzzles.names()
+                                  if puzzles.get(n).move_parity([0]) is not None])
+def test_a_move_parity_flips_with_every_move_is_one_for_the_goals_and_comes_in_runs(name):
+    """What the frontier's bipartite merges and kept bitsets rest on: every move flips
+    move_parity, the goal states share one parity (so layer d has parity goal + d), and
+    parity_run's runs of ranks are of one parity each."""
+    puzzle = puzzles.get(name)
+    rng = np.random.default_rng(3)
+    ranks = rng.integers(0, puzzle.size, 200)
+    for rank in ranks:
+        neighbours = puzzle.neighbours(int(rank))
+        assert set(puzzle.move_parity(neighbours)) == {1 - puzzle.move_parity([rank])[0]}
+    assert len(set(puzzle.move_parity(puzzle.goal_ranks().astype(np.int64)))) == 1
+    length = puzzle.parity_run()
+    if length is not None:
+        run = ranks // length
+        assert np.array_equal(puzzle.move_parity(ranks), puzzle.move_parity(run * length))
+        ends = np.minimum((run + 1) * length, puzzle.size) - 1
+        assert np.array_equal(puzzle.move_parity(ends), puzzle.move_parity(run * length))
+
+
 @pytest.mark.parametrize("width, height, goal", [
     (2, 2, "12 30"), (3, 2, "123 450"), (2, 3, "12 34 50"), (4, 2, "1234 5670"),
     (2, 4, "12 34 56 70"), (3, 3, "123 456 780"), (3, 3, "112 233 110"),

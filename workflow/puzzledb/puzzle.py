@@ -153,8 +153,11 @@ class Puzzle:
         return 0
 
     def move_parity(self, ranks):
-        """A 0/1 colouring of the ranks that every move flips, as an int64 array (it halves
-        the radii matching tries); None when the puzzle has none.  Default: None."""
+        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
+        one colour, as an int64 array: layer d is then all of one colour, and a state's
+        neighbours lie in the layers just above and below it (it halves the radii matching
+        tries, and the frontier engine's merges subtract one older layer, not two); None
+        when the puzzle has none.  Default: None."""
         return None
 
     def parity_run(self):

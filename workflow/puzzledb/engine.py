@@ -5,12 +5,13 @@ bits per state of its rank space (twobit.py), expanded by the puzzle's layer exp
 has one (sliding puzzles: whole planes at a time) and otherwise state by state through its
 neighbours kernel; a graded puzzle (every layer its own level) on one bitset per level for
 the current and the next layer (bitset.py).  Memory is fixed before the search starts
-(memory.py).  Every finished layer is written at once; a rerun resumes after the last good
-one.
+(memory.py).  Every finished layer is written at once, by a thread of its own while the
+kernels expand it into the next one; a rerun resumes after the last good one.
 """
 
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,21 +147,32 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
         unit=" states", unit_scale=True, disable=not (progress and sys.stderr.isatty()),
         desc=puzzle.name, dynamic_ncols=True,
     )
+    # Layer d is written by a thread of its own while the kernels expand it (they only read
+    # its states, the writer only reads them): the two phases fill each other's idle core.
+    # The writing is awaited before the states are relabelled for the next depth.
+    writer = ThreadPoolExecutor(1)
+    writing = None  # (depth, count, the write's future)
     try:
-        while depth_limit is None or depth < depth_limit:
-            count = search.expand(depth)
+        while True:
+            count = search.expand(depth) if depth_limit is None or depth < depth_limit else 0
+            if writing is not None:
+                written, n, job = writing
+                writing = None
+                infos.append(job.result())
+                done += n
+                bar.update(n)
+                bar.set_postfix(depth=written, layer=f"{n:,}")
+                if progress and bar.disable:
+                    elapsed = time.perf_counter() - started
+                    log(f"{puzzle.name}: depth {written}: {n:,} states, {done:,} in all, "
+                        f"{elapsed:.2f} s")
             if count == 0:
                 break
             depth += 1
-            infos.append(store.write_layer(depth, search.layer(), count))
-            done += count
-            bar.update(count)
-            bar.set_postfix(depth=depth, layer=f"{count:,}")
-            if progress and bar.disable:
-                elapsed = time.perf_counter() - started
-                log(f"{puzzle.name}: depth {depth}: {count:,} states, {done:,} in all, "
-                    f"{elapsed:.2f} s")
+            writing = (depth, count, writer.submit(store.write_layer, depth, search.layer(),
+                                                   count))
     finally:
+        writer.shutdown(wait=True)  # a layer being written is finished, never cut short
         bar.close()
     seconds = time.perf_counter() - started
     stopped = depth_limit is not None and depth >= depth_limit

@@ -11,7 +11,7 @@ import pytest
 
 from puzzledb import bitset, compiled, engine, memory, puzzles, twobit
 from puzzledb.puzzles.sliding import SlidingPuzzle
-from puzzledb.puzzles.sliding_plane_kernels import factored_tables
+from puzzledb.puzzles.sliding_distinct_kernels import factored_tables
 from puzzledb.layer import ranks_crc
 from puzzledb.store import LayerStore
 

@@ -33,7 +33,7 @@ ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
 PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
 RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
 
-# The plane expansion (sliding_plane_kernels.py) of distinct tiles splits the rank around the
+# The plane expansion (sliding_distinct_kernels.py) of distinct tiles splits the rank around the
 # reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
 # shares one rank change, else a suffix table of at most SUFFIX_MAX_TABLE entries gives it.
 # Repeated pieces: a rank table of 2^pool entries per class, pools of at most MAX_POOL cells.

@@ -1,7 +1,8 @@
 """The compiled kernels of sliding puzzles (sliding.py): neighbours for distinct tiles and for
 repeated pieces, rank and unrank of single boards, the tile renaming of matching, Manhattan
-distance and pattern-database lookups; the layer expansion of whole planes is in
-sliding_plane_kernels.py.  Every kernel takes the puzzle's tables.
+distance and pattern-database lookups, and plane_expansion, the layer expansion of whole
+planes (sliding_plane_kernels.py and its two families' kernels).  Every kernel takes the
+puzzle's tables.
 
 A horizontal move swaps two cells that are consecutive in cell order, so every digit but the
 blank's keeps its value in both rank families: such neighbours cost one addition.
@@ -30,9 +31,20 @@ from .sliding import (
     PermutationTables,
     RelabelTables,
 )
-from .sliding_plane_kernels import plane_expansion  # noqa: F401  (the layer expansion)
+from .sliding_distinct_kernels import expand_factored, factored_tables, mark_factored
+from .sliding_plane_kernels import PlaneExpansion
+from .sliding_pool_kernels import expand_pools, mark_pools, pool_tables
 
 ONE = np.uint64(1)
+
+
+def plane_expansion(puzzle):
+    """The PlaneExpansion of a sliding puzzle whose plane_plan is not None."""
+    if puzzle.distinct:
+        return PlaneExpansion(expand_factored, mark_factored, factored_tables(puzzle),
+                              puzzle.cells, puzzle.half_factorial, puzzle.size)
+    return PlaneExpansion(expand_pools, mark_pools, pool_tables(puzzle), puzzle.cells,
+                          int(puzzle.weights[0]), puzzle.size)
 
 
 def board_rank(board, t):

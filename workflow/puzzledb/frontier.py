@@ -246,8 +246,8 @@ class Frontier(FrontierPlan):
         would hold, see merge) and it fits the budget."""
         size = self.puzzle.level_size(self.level(depth))
         neighbours = source_count * max(self.puzzle.max_moves, 1)
-        return (size <= DENSE_RATIO * neighbours
-                and (self.budget is None or dense_depth_bytes(size, self.puzzle.expansion_bytes()) <= self.budget))
+        need = dense_depth_bytes(size, self.puzzle.expansion_bytes())
+        return size <= DENSE_RATIO * neighbours and (self.budget is None or need <= self.budget)
 
     def _dense_depth(self, depth):
         """Layer depth through a bitset of its whole level: the neighbours of layer

@@ -20,7 +20,7 @@ from ..compiled import jit
 from ..memory import STATES_PER_WORD
 from ..ranking import FACTORIAL
 from ..twobit import ONE, mark_next, units_active
-from .sliding_plane_kernels import SORTED_BLOCK, _horizontal, _plane_lanes
+from .sliding_plane_kernels import SORTED_BLOCK, _horizontal, _horizontal_bits, _plane_lanes
 
 FactoredTables = namedtuple(
     "FactoredTables",
@@ -262,10 +262,7 @@ def mark_factored(ranks, bits, t):
                 base1 = -block1
                 state[0, 0] = state[1, 0] = -1
             q = r - lo
-            if col > 0:
-                set_bit(bits, r - plane)
-            if col < width - 1:
-                set_bit(bits, r + plane)
+            _horizontal_bits(bits, r, plane, col, width)
             if to0 >= 0:
                 q2, base0, val0 = _moved(q, 0, True, 2 * b, kind0, block0, off0, parity, base0,
                                          val0, t, state, digits, tiles, used, sums)

@@ -18,6 +18,7 @@ blank in cell b are one contiguous plane of the array, and
 
 import numpy as np
 
+from ..bitops import set_bit
 from ..compiled import jit
 from ..memory import STATES_PER_WORD, twobit_words
 from ..twobit import ONE, cur_lanes, mark_next_shifted
@@ -81,3 +82,13 @@ def _horizontal(a, next_flags, g0, lanes, plane, col, width):
     if col < width - 1:
         new += mark_next_shifted(a, next_flags, g0 + plane, lanes)
     return new
+
+
+@jit(inline="always")
+def _horizontal_bits(bits, r, plane, col, width):
+    """The horizontal moves of state r, set in a bitset of the whole space (the list
+    sweeps' counterpart of _horizontal)."""
+    if col > 0:
+        set_bit(bits, r - plane)
+    if col < width - 1:
+        set_bit(bits, r + plane)

@@ -16,7 +16,7 @@ from ..compiled import jit
 from ..memory import STATES_PER_WORD
 from ..ranking import combination_masks
 from ..twobit import ONE, mark_next, units_active
-from .sliding_plane_kernels import SORTED_BLOCK, _horizontal, _plane_lanes
+from .sliding_plane_kernels import SORTED_BLOCK, _horizontal, _horizontal_bits, _plane_lanes
 
 PoolTables = namedtuple(
     "PoolTables",
@@ -175,10 +175,7 @@ def mark_pools(ranks, bits, t):
                 for c in range(1, k):
                     stop[c] = 0
             rest = r - lo
-            if col > 0:
-                set_bit(bits, r - plane)
-            if col < width - 1:
-                set_bit(bits, r + plane)
+            _horizontal_bits(bits, r, plane, col, width)
             if not (down or up):
                 continue
             _pool_digits(rest, t, masks, digits, free, start, stop)

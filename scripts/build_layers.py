@@ -4,9 +4,9 @@ import sys
 from pathlib import Path
 
 from puzzledb import engine, puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake, append=True):
+with rule_job(snakemake, append=True):
     engine.build(
         puzzles.get(snakemake.wildcards.puzzle),
         directory=Path(snakemake.output.manifest).parent,

@@ -3,10 +3,10 @@
 import sys
 
 from puzzledb import puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 from puzzledb.solvers import additive
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     additive.build_table(
         puzzles.get(snakemake.wildcards.puzzle),
         snakemake.wildcards.partition,

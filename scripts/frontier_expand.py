@@ -1,9 +1,9 @@
 """Rule frontier_expand: the neighbours of one part of a layer, grouped by segment."""
 
 from puzzledb.frontier import Frontier
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     Frontier.for_rule(snakemake).expand(
         int(snakemake.wildcards.depth), int(snakemake.wildcards.part),
         int(snakemake.wildcards.parts), snakemake.output[0])

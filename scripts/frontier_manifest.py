@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from puzzledb.frontier import Frontier
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     Frontier.for_rule(snakemake).finish(json.loads(Path(snakemake.input.record).read_text()))

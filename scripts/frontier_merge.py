@@ -3,9 +3,9 @@
 import sys
 
 from puzzledb.frontier import Frontier
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     depth, part, parts = (int(snakemake.wildcards[k]) for k in ("depth", "part", "parts"))
     print(f"{snakemake.wildcards.puzzle}: depth {depth}, part {part} of {parts}: mem_mb "
           f"{snakemake.resources.mem_mb} (from the neighbours its segments received)",

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from puzzledb.frontier import Frontier
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake, append=True):
+with rule_job(snakemake, append=True):
     previous = snakemake.input.get("previous")
     Frontier.for_rule(snakemake).within(snakemake.resources.mem_mb).step(
         int(snakemake.wildcards.first), merged=snakemake.input.get("merged", []),

@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 from puzzledb import problems, puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     entry = snakemake.params.problem_set
     problems.extract(
         puzzles.get(snakemake.wildcards.puzzle),

@@ -4,10 +4,10 @@ import sys
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 from puzzledb.solvers import additive
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     manifest = additive.write_manifest(Path(snakemake.output[0]).parent,
                                        puzzles.get(snakemake.wildcards.puzzle),
                                        snakemake.wildcards.partition)

@@ -4,9 +4,9 @@ from pathlib import Path
 
 from puzzledb import plots, puzzles
 from puzzledb.database import DepthDatabase
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     for name, manifest, path in zip(snakemake.params.puzzles, snakemake.input.manifests,
                                     snakemake.output.plots):
         puzzle = puzzles.get(name)

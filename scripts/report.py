@@ -3,7 +3,7 @@
 import os
 
 from puzzledb import analysis, puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
 
 def read_lines(path):
@@ -11,7 +11,7 @@ def read_lines(path):
         return f.read().splitlines()
 
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     report_dir = os.path.dirname(snakemake.output[0])
     symmetric = dict(zip(snakemake.params.symmetric,
                          zip(snakemake.input.symmetry, snakemake.input.symmetry_antipodes)))

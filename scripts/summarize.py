@@ -5,9 +5,9 @@ from pathlib import Path
 
 from puzzledb import analysis, puzzles
 from puzzledb.database import DepthDatabase
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     puzzle = puzzles.get(snakemake.wildcards.puzzle)
     with DepthDatabase(puzzle, Path(snakemake.input.manifest).parent) as db:
         analysis.write_summary(db, snakemake.output.summary)

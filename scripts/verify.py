@@ -5,11 +5,11 @@ import sys
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 from puzzledb.files import write_text
 from puzzledb.store import LayerStore
 
-with rule_log(snakemake):
+with rule_job(snakemake):
     store = LayerStore(Path(snakemake.input.manifest).parent,
                        puzzles.get(snakemake.wildcards.puzzle))
     verified = store.verify()

@@ -14,7 +14,7 @@ import pytest
 from puzzledb import engine, files, puzzles, store
 from puzzledb.cli import main
 from puzzledb.errors import BudgetError, StorageError
-from puzzledb.job import rule_log
+from puzzledb.job import rule_job
 from puzzledb.store import LayerStore
 
 HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
@@ -145,7 +145,8 @@ def test_a_rule_stopping_on_a_known_error_ends_its_log_and_the_runs_stderr_with_
         tmp_path, capfd):
     log = tmp_path / "bfs.log"
     with pytest.raises(SystemExit) as stop:
-        with rule_log(SimpleNamespace(log=[str(log)], config={}), append=True):
+        with rule_job(SimpleNamespace(log=[str(log)], config={}), append=True,
+                      end_process=False):
             print("eleven: 239,500,800 ranks", file=sys.stderr)
             raise BudgetError("eleven: the search needs 60 MiB, more than the memory budget "
                               "of 50 MiB")
@@ -154,6 +155,22 @@ def test_a_rule_stopping_on_a_known_error_ends_its_log_and_the_runs_stderr_with_
     assert stop.value.code == 2
     assert log.read_text().splitlines() == ["eleven: 239,500,800 ranks", line]
     assert capfd.readouterr().err.splitlines() == [line]
+
+
+def test_a_rule_that_succeeds_ends_its_process_at_once_with_its_log_whole(tmp_path):
+    log = tmp_path / "summary.log"
+    script = (
+        "import sys\n"
+        "from types import SimpleNamespace\n"
+        "from puzzledb.job import rule_job\n"
+        f"with rule_job(SimpleNamespace(log=[{str(log)!r}], config={{}})):\n"
+        "    print('written', file=sys.stderr)\n"
+        "    print('to stdout', end='')\n"
+        "print('after the job')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "to stdout", "")
+    assert log.read_text() == "written\n"
 
 
 def test_a_write_failure_reported_from_a_destructor_fails_the_write_once_and_silently(

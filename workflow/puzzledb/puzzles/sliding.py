@@ -17,7 +17,15 @@ import numpy as np
 
 from ..errors import BoardError, DefinitionError, PuzzleError
 from ..puzzle import SEPARATORS, Puzzle, TilePartition, format_rows
-from ..ranking import combination_masks, multiset_weights, permutation_parity
+from ..ranking import (
+    combination_masks,
+    multiset_weights,
+    permutation_parity,
+    rank_multiset,
+    rank_permutation,
+    unrank_multiset,
+    unrank_permutation,
+)
 from .geometry import cell_maps, grid_adjacency
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -222,14 +230,20 @@ class SlidingPuzzle(Puzzle):
     def format(self, board):
         return format_rows([self.symbols[p] for p in board], self.width)
 
+    # One board is ranked and decoded in plain Python (ranking.py), without the kernels:
+    # a job that decodes a few boards then never loads numba.
     def rank(self, board):
-        return int(self.compiled.rank(np.asarray(board, dtype=np.int64), self.tables()))
+        if self.distinct:
+            return rank_permutation(board)
+        return rank_multiset(board, self.counts)
 
     def unrank(self, rank, level=0):
         self.check_rank(rank, level)
-        out = np.empty(self.cells, dtype=np.int64)
-        self.compiled.unrank(np.int64(rank), out, self.tables())
-        return out
+        if self.distinct:
+            board = unrank_permutation(int(rank), self.parity_of_blank)
+        else:
+            board = unrank_multiset(int(rank), self.counts)
+        return np.array(board, dtype=np.int64)
 
     # -- capabilities ----------------------------------------------------------------------
     def move_parity(self, ranks):
@@ -430,6 +444,7 @@ class SlidingRelabelling:
     compiled.relabel(rank, key, tables) renames a state by the query `key`."""
 
     def __init__(self, puzzle):
+        puzzle.compiled  # the relabel kernel is registered before its tables reach numba
         self.goal_blank = puzzle.goal_blank
         self.block = puzzle.half_factorial
         self.tables = RelabelTables(np.int64(puzzle.half_factorial), puzzle.parity_of_blank,

@@ -104,7 +104,7 @@ def test_a_bitset_gives_the_ranks_between_two_bounds_in_blocks():
     rng = np.random.default_rng(5)
     ranks = np.unique(rng.integers(0, 5000, 1500)).astype(np.uint64)
     bits = bitset.new_bitset(5000)
-    bitset.set_ranks(bits, ranks)
+    bitset.set_ranks(bits, ranks, 0)
     for low, high in [(0, None), (0, 5000), (1, 4999), (63, 65), (64, 128), (100, 3001),
                       (777, 778), (4990, None)]:
         found = np.concatenate([b.copy() for b in bitset.iter_ranks(bits, 2, low, high)]

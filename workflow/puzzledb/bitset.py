@@ -64,10 +64,19 @@ def extract(bitset, start_word, stop_word, out):
 
 
 @jit(parallel=True)
-def set_ranks(bitset, ranks):
+def set_ranks(bitset, ranks, base):
+    """Set the bits of ranks - base (ranks in any order: threads OR atomically)."""
     for i in prange(ranks.size):
-        r = ranks[i]
+        r = np.int64(ranks[i]) - np.int64(base)
         _atomic_or(bitset, r >> 6, np.uint64(1) << np.uint64(r & 63))
+
+
+@jit
+def clear_ranks(bitset, ranks, base):
+    """Clear the bits of ranks - base."""
+    for i in range(ranks.size):
+        r = np.int64(ranks[i]) - np.int64(base)
+        bitset[r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))
 
 
 def iter_ranks(bitset, block_words=BLOCK_WORDS, low=0, high=None):
@@ -91,6 +100,6 @@ def warm_up():
     """Load or compile the kernels above and start numba's thread pool, so that the first
     layer is not charged with it."""
     a = new_bitset(128)
-    set_ranks(a, np.array([1], dtype=np.uint64))
+    set_ranks(a, np.array([1], dtype=np.uint64), 0)
     count(a)
     list(iter_ranks(a, 1))

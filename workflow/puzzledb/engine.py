@@ -88,14 +88,14 @@ class GradedSearch:
 
     def start(self, goals):
         self.current = bitset.new_bitset(self.puzzle.level_size(0))
-        bitset.set_ranks(self.current, goals)
+        bitset.set_ranks(self.current, goals, 0)
 
     def reload(self, store, last):
         """Resume after layer `last` on disk: only it is needed."""
         self.current = bitset.new_bitset(self.puzzle.level_size(last))
         with store.open_layer(last) as layer:
             for block in layer.iter_chunks():
-                bitset.set_ranks(self.current, block)
+                bitset.set_ranks(self.current, block, 0)
 
     def expand(self, depth):
         size = self.puzzle.level_size(depth + 1)

@@ -42,11 +42,9 @@ from .frontier_kernels import (
     difference_sorted,
     group_by_segment,
     layer_neighbours,
-    mark,
     mark_neighbours,
     merge_sorted,
     unique_sorted,
-    unmark,
 )
 from .frontier_plan import FrontierPlan
 from .memory import (
@@ -273,7 +271,7 @@ class Frontier(FrontierPlan):
                     piece = layer.ranks(first, min(layer.count, first + PIECE_STATES))
                     self._mark(piece, level, bits)
                     if self._parity_runs is not None:  # layer source kept beside
-                        mark(bits, piece, np.uint64(0))
+                        bitset.set_ranks(bits, piece, 0)
                 if self._parity_runs is not None and layer.count:
                     parity = int(puzzle.move_parity(piece[:1])[0])
                     source_count = layer.count
@@ -281,7 +279,7 @@ class Frontier(FrontierPlan):
         try:
             for layer in older:
                 for block in layer.iter_chunks(PIECE_STATES):
-                    unmark(bits, block, np.uint64(0))
+                    bitset.clear_ranks(bits, block, 0)
         finally:
             for layer in older:
                 layer.close()
@@ -385,9 +383,9 @@ def _segment_of_layer(groups, total, known, low, high):
         bits = np.zeros(words_for(high - low), dtype=np.uint64)
         base = np.uint64(low)
         for path, start, n in groups:
-            mark(bits, _read_group(path, start, np.empty(n, dtype=np.uint64)), base)
+            bitset.set_ranks(bits, _read_group(path, start, np.empty(n, dtype=np.uint64)), base)
         for a in known:
-            unmark(bits, a, base)
+            bitset.clear_ranks(bits, a, base)
         return [block + base for block in bitset.iter_ranks(bits)]
     ranks, filled = np.empty(total, dtype=np.uint64), 0
     for path, start, n in groups:

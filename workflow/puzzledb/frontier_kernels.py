@@ -5,7 +5,7 @@ the bitset of one segment."""
 import numpy as np
 from numba import prange
 
-from .bitops import atomic_or, set_bit
+from .bitops import set_bit
 from .compiled import jit, neighbours_after
 
 BLOCK = 4096  # states a thread expands with one scratch array
@@ -145,18 +145,3 @@ def difference_sorted(a, b):
         k += 1
     return k
 
-
-@jit(parallel=True)
-def mark(bits, ranks, base):
-    """Set the bits of ranks - base (ranks in any order; threads OR atomically)."""
-    for i in prange(ranks.size):
-        r = np.int64(ranks[i] - base)
-        atomic_or(bits, r >> 6, np.uint64(1) << np.uint64(r & 63))
-
-
-@jit
-def unmark(bits, ranks, base):
-    """Clear the bits of ranks - base."""
-    for i in range(ranks.size):
-        r = np.int64(ranks[i] - base)
-        bits[r >> 6] &= ~(np.uint64(1) << np.uint64(r & 63))

@@ -88,7 +88,7 @@ class GoalLayers:
         """Layer k as a bitset over the rank space, or None where that would be too big."""
         if self._target_bits is None and words_for(self.puzzle.size) * 8 <= BITSET_LIMIT:
             bits = bitset.new_bitset(self.puzzle.size)
-            bitset.set_ranks(bits, self.layer(self.k).view(np.uint64))
+            bitset.set_ranks(bits, self.layer(self.k).view(np.uint64), 0)
             self._target_bits = bits
         return self._target_bits
 

@@ -28,17 +28,17 @@ import time
 
 from tqdm import tqdm
 
-from . import puzzles, solvers
+from . import puzzles
 from .config import load_definitions
 from .database import DepthDatabase, layer_directory
-from .engine import build
-from .compiled import set_threads
 from .errors import PuzzledbError, PuzzleError, SearchError, one_line
-from .frontier import Frontier
 from .memory import SPARSE_SEGMENTS, search_mib
-from .problems import problem_line, read_boards
-from .search import format_moves
+from .search import SEARCHES, format_moves
 from .store import LayerStore
+
+# The engine, the solvers and the problem files load numba (half a second of CPU): they are
+# imported by the commands that use them, so that a query that needs no kernel (distance,
+# decode, sample and info of a sliding puzzle) answers without.
 
 
 class _Parser(argparse.ArgumentParser):
@@ -111,7 +111,7 @@ def _parser():
         p.add_argument("board", nargs="*" if name == "solve" else "+",
                        help="board string (spaces between rows allowed)")
     p = sub.choices["solve"]
-    p.add_argument("--search", choices=solvers.SEARCHES, default=None,
+    p.add_argument("--search", choices=SEARCHES, default=None,
                    help="tree search instead of the database: ida (IDA*) or iddfs "
                         "(iterative deepening)")
     p.add_argument("--heuristic", default=None, metavar="BOUND",
@@ -191,7 +191,9 @@ def run(args, out=sys.stdout):
             print(f"database      none ({err})", file=out)
         partitions = puzzle.additive_partitions()
         if partitions:
-            built = solvers.additive.built(puzzle, args.results)
+            from .solvers import additive
+
+            built = additive.built(puzzle, args.results)
             print("additive pdbs " + ", ".join(
                 f"{name} ({'built' if name in built else 'not built'}: "
                 f"{'+'.join(str(len(g)) for g in partition.groups)} tiles)"
@@ -224,6 +226,10 @@ def _decode(puzzle, args, out):
 def _build(puzzle, args, out):
     """build: the in-memory search when it fits --memory-mb, else (with --depth-limit, or
     with --shards) the frontier search in this process."""
+    from .compiled import set_threads
+    from .engine import build
+    from .frontier import Frontier
+
     directory = layer_directory(args.results, puzzle.name)
     log = lambda message: print(message, file=sys.stderr)  # noqa: E731
     if args.shards or (args.depth_limit is not None and search_mib(puzzle) > args.memory_mb):
@@ -256,10 +262,12 @@ def _verify(puzzle, args, out):
 def _no_database_but_a_bound(puzzle, results):
     """True when no database of puzzle was built (a corrupt one is reported, not bypassed)
     and IDA* has a bound for it."""
+    from .solvers import default_heuristic
+
     if LayerStore(layer_directory(results, puzzle.name), puzzle).manifest_path().exists():
         return False
     try:
-        solvers.default_heuristic(puzzle, results)
+        default_heuristic(puzzle, results)
     except SearchError:
         return False
     return True
@@ -269,6 +277,9 @@ def _solve(puzzle, args, out):
     """solve: descend the stored database, or search (--search, --heuristic, --all, --batch
     and --goal mean IDA* unless --search says otherwise; so does a puzzle with no database
     built but a bound)."""
+    from .problems import read_boards
+    from .solvers import Solver
+
     began = time.perf_counter()
     if (args.batch is None) == (not args.board):
         raise SearchError("solve takes either a board or --batch FILE")
@@ -288,7 +299,7 @@ def _solve(puzzle, args, out):
                     print(board, file=out)
                 return
             beyond = db.max_depth  # a partial database: the board lies beyond it
-    solver = solvers.Solver(puzzle, args.search or "ida", args.heuristic, args.results)
+    solver = Solver(puzzle, args.search or "ida", args.heuristic, args.results)
     if beyond is not None:
         print(f"puzzledb: {_board(args)!r} lies beyond the {beyond} stored layers of "
               f"{puzzle.name}: solving by tree search ({solver.heuristic})", file=sys.stderr)
@@ -304,6 +315,8 @@ def _solve(puzzle, args, out):
 def _batch(solver, boards, frame, args, out, began):
     """solve --batch: one problem line per board, in input order, a progress bar, a
     summary on stderr."""
+    from .problems import problem_line
+
     search = args.search or "ida"
     nodes = seconds = 0
     with tqdm(total=len(boards), desc=f"{search} {solver.puzzle.name}", unit=" boards",
@@ -324,6 +337,8 @@ def _batch(solver, boards, frame, args, out, began):
 def _tree_search(solver, board, frame, args, out):
     """One board by tree search, no database of the puzzle needed (a pattern database
     named by --heuristic is read from --results)."""
+    from .problems import problem_line
+
     search = args.search or "ida"
     puzzle = solver.puzzle
     bar = None

@@ -5,6 +5,8 @@ one move).  The compiled search over ranks of a puzzle is solvers.tree.TreeSearc
 
 from dataclasses import dataclass, field
 
+SEARCHES = ("ida", "iddfs")  # the tree searches of solvers.Solver (`puzzledb solve --search`)
+
 
 @dataclass
 class SearchResult:

@@ -21,9 +21,8 @@ from .heuristics import (
     pattern_database,
     pattern_depths,
 )
+from ..search import SEARCHES
 from .tree import ALL, TreeSearch
-
-SEARCHES = ("ida", "iddfs")
 
 __all__ = ["SEARCHES", "Solved", "Solver", "TreeSearch", "AdditiveSearch",
            "default_heuristic", "lower_bound", "pattern_database", "pattern_depths", "solve"]

@@ -6,7 +6,6 @@ the Snakefile stays quick."""
 
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from . import puzzles
@@ -90,6 +89,8 @@ def frontier_mem_mb(config, name, count):
 
 
 def _validate(document, schema, where):
+    import jsonschema  # here: a rule job, which only registers a checked config, never needs it
+
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
     # a definition whose family-specific part fails leaves its keys "unevaluated": the
     # failure itself is the error to report

@@ -70,6 +70,8 @@ def _board_unrank(rank, out, t):
     return lambda rank, out, t: multiset_unrank(rank, t.counts, t.weights, out)
 
 
+# The compiled rank and unrank of one board, as the expansions use them; a puzzle's own
+# rank and unrank are ranking.py's plain versions, which the tests compare these with.
 @jit
 def rank(board, t):
     return board_rank(board, t)

@@ -32,6 +32,7 @@ from . import puzzles
 from .config import load_definitions
 from .database import DepthDatabase, layer_directory
 from .errors import PuzzledbError, PuzzleError, SearchError, one_line
+from .job import exit_now
 from .memory import SPARSE_SEGMENTS, search_mib
 from .search import SEARCHES, format_moves
 from .store import LayerStore
@@ -406,5 +407,10 @@ def main(argv=None):
     return 0
 
 
+def command():
+    """The `puzzledb` console command: main, then exit at once (job.exit_now)."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

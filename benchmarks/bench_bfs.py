@@ -36,12 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import json, resource, sys, time
-from puzzledb import engine, puzzles
+from puzzledb import puzzles
+from puzzledb.bfs import in_memory
 from puzzledb.config import load_definitions
 if sys.argv[4]:
     load_definitions(sys.argv[4])
 puzzle = puzzles.get(sys.argv[1])
-report = engine.build(puzzle, sys.argv[2], threads=int(sys.argv[3]), progress=False,
+report = in_memory.build(puzzle, sys.argv[2], threads=int(sys.argv[3]), progress=False,
                       log=lambda m: None)
 print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(),
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))

@@ -23,10 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import analysis, matching, problems, puzzles
+from puzzledb.report import analysis
+from puzzledb.query import matching, problems
+from puzzledb import puzzles
 from puzzledb.compiled import set_threads
-from puzzledb.database import DepthDatabase
-from puzzledb.store import LayerStore
+from puzzledb.query.database import DepthDatabase
+from puzzledb.store.layers import LayerStore
 
 SEED_TABLE = {  # seed 002; 30 stands for "30 moves or fewer"
     30: 663_103, 32: 505_055, 34: 754_195, 36: 1_006_354, 38: 1_160_058, 40: 1_071_792,
@@ -35,8 +37,9 @@ SEED_TABLE = {  # seed 002; 30 stands for "30 moves or fewer"
 
 BUILD = """
 import json, resource, sys
-from puzzledb import engine, puzzles
-report = engine.build(puzzles.get("fourteen"), sys.argv[1], threads=int(sys.argv[2]),
+from puzzledb import puzzles
+from puzzledb.bfs import in_memory
+report = in_memory.build(puzzles.get("fourteen"), sys.argv[1], threads=int(sys.argv[2]),
                       progress=False, log=lambda m: None)
 print(json.dumps(dict(report.__dict__,
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
@@ -46,7 +49,8 @@ MATCH = """
 import json, resource, sys, time
 import numba, numpy as np
 numba.set_num_threads(int(sys.argv[3]))
-from puzzledb import matching, puzzles
+from puzzledb import puzzles
+from puzzledb.query import matching
 puzzle = puzzles.get("fourteen")
 queries = matching.query_set(puzzle, "domino-bottom-right")
 started = time.perf_counter()

@@ -31,8 +31,9 @@ TARGET_SECONDS, TARGET_RSS_MB = 60, 2048
 
 BUILD = """
 import json, resource, sys
-from puzzledb import engine, puzzles
-report = engine.build(puzzles.get(sys.argv[1]), sys.argv[2] + "/" + sys.argv[1] + "/layers",
+from puzzledb import puzzles
+from puzzledb.bfs import in_memory
+report = in_memory.build(puzzles.get(sys.argv[1]), sys.argv[2] + "/" + sys.argv[1] + "/layers",
                       threads=int(sys.argv[3]), progress=False, log=lambda m: None)
 print(json.dumps(dict(report.__dict__,
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
@@ -41,8 +42,8 @@ print(json.dumps(dict(report.__dict__,
 SYMMETRY = """
 import json, resource, sys, time
 import numba
-from puzzledb import analysis
-from puzzledb.database import DepthDatabase
+from puzzledb.report import analysis
+from puzzledb.query.database import DepthDatabase
 numba.set_num_threads(int(sys.argv[3]))
 with DepthDatabase.open(sys.argv[1], sys.argv[2]) as db:
     db.puzzle.canonical_ranks(db.layer(1).ranks(), 1)  # compile first

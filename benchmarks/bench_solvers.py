@@ -29,12 +29,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from puzzledb import engine, puzzles, solvers
-from puzzledb.database import DepthDatabase, layer_directory
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles, solvers
+from puzzledb.query.database import DepthDatabase, layer_directory
 from puzzledb.errors import PuzzledbError
-from puzzledb.problems import parse_problem
+from puzzledb.query.problems import parse_problem
 from puzzledb.solvers import additive
-from puzzledb.store import LayerStore
+from puzzledb.store.layers import LayerStore
 
 PDBS = ("fifteen-6colour", "fifteen-3colour")
 WALKS = ((60, 1), (60, 2), (60, 0), (80, 0))  # (steps, seed): optimal 28, 38, 40, 44 moves
@@ -77,7 +78,7 @@ def pattern_results(results):
     except PuzzledbError:
         tmp = tempfile.mkdtemp(prefix="puzzledb-pdb-")
         for name in PDBS:
-            engine.build(puzzles.get(name), layer_directory(tmp, name), progress=False,
+            in_memory.build(puzzles.get(name), layer_directory(tmp, name), progress=False,
                          log=lambda m: None)
         return tmp
 

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.store import LayerStore
+from puzzledb.store.layers import LayerStore
 
 
 def cli(results, *args):

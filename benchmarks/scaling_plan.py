@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from published_figures import FIFTEEN_CORNER  # noqa: E402
 from puzzledb import puzzles  # noqa: E402
-from puzzledb.memory import frontier_job_bytes  # noqa: E402
+from puzzledb.bfs.memory import frontier_job_bytes  # noqa: E402
 
 NEIGHBOUR_BYTES = 8  # an expanded or merged rank in a work file: a raw uint64
 

@@ -3,11 +3,12 @@
 import sys
 from pathlib import Path
 
-from puzzledb import engine, puzzles
-from puzzledb.job import rule_job
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake, append=True):
-    engine.build(
+    in_memory.build(
         puzzles.get(snakemake.wildcards.puzzle),
         directory=Path(snakemake.output.manifest).parent,
         threads=snakemake.threads,

@@ -1,7 +1,7 @@
 """Rule frontier_expand: the neighbours of one part of a layer, grouped by segment."""
 
-from puzzledb.frontier import Frontier
-from puzzledb.job import rule_job
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     Frontier.for_rule(snakemake).expand(

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from puzzledb.frontier import Frontier
-from puzzledb.job import rule_job
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     Frontier.for_rule(snakemake).finish(json.loads(Path(snakemake.input.record).read_text()))

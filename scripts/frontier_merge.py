@@ -2,8 +2,8 @@
 
 import sys
 
-from puzzledb.frontier import Frontier
-from puzzledb.job import rule_job
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     depth, part, parts = (int(snakemake.wildcards[k]) for k in ("depth", "part", "parts"))

@@ -1,12 +1,12 @@
 """Rule frontier_step: write the next layer or layers of a frontier search, then the step's
-record (puzzledb.frontier.Frontier.step)."""
+record (puzzledb.bfs.frontier.search.Frontier.step)."""
 
 import json
 import sys
 from pathlib import Path
 
-from puzzledb.frontier import Frontier
-from puzzledb.job import rule_job
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake, append=True):
     previous = snakemake.input.get("previous")

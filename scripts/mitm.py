@@ -4,8 +4,9 @@ distribution table and the problem file."""
 import sys
 from pathlib import Path
 
-from puzzledb import problems, puzzles
-from puzzledb.job import rule_job
+from puzzledb.query import problems
+from puzzledb import puzzles
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     entry = snakemake.params.problem_set

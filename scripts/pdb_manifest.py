@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.job import rule_job
+from puzzledb.workflow import rule_job
 from puzzledb.solvers import additive
 
 with rule_job(snakemake):

@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
-from puzzledb import plots, puzzles
-from puzzledb.database import DepthDatabase
-from puzzledb.job import rule_job
+from puzzledb.report import plots
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     for name, manifest, path in zip(snakemake.params.puzzles, snakemake.input.manifests,

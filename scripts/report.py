@@ -2,8 +2,9 @@
 
 import os
 
-from puzzledb import analysis, puzzles
-from puzzledb.job import rule_job
+from puzzledb.report import analysis
+from puzzledb import puzzles
+from puzzledb.workflow import rule_job
 
 
 def read_lines(path):

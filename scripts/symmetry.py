@@ -3,9 +3,10 @@ one per orbit."""
 
 from pathlib import Path
 
-from puzzledb import analysis, puzzles
-from puzzledb.database import DepthDatabase
-from puzzledb.job import rule_job
+from puzzledb.report import analysis
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase
+from puzzledb.workflow import rule_job
 
 with rule_job(snakemake):
     puzzle = puzzles.get(snakemake.wildcards.puzzle)

@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.job import rule_job
-from puzzledb.files import write_text
-from puzzledb.store import LayerStore
+from puzzledb.workflow import rule_job
+from puzzledb.store.files import write_text
+from puzzledb.store.layers import LayerStore
 
 with rule_job(snakemake):
     store = LayerStore(Path(snakemake.input.manifest).parent,

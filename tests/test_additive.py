@@ -13,20 +13,17 @@ import pytest
 
 from checkers import cells, is_slide
 from conftest import puzzledb_cli, run_snakemake
-from puzzledb import engine, puzzles, solvers
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles, solvers
 from puzzledb.cli import main
 from puzzledb.compiled import jit
 from puzzledb.config import check_config
-from puzzledb.database import DepthDatabase
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError, BudgetError, ConfigError, LayerError, SearchError
-from puzzledb.problems import parse_problem, replay
-from puzzledb.puzzles.sliding_kernels import unrank
+from puzzledb.query.problems import parse_problem, replay
+from puzzledb.puzzles.sliding.kernels import unrank
 from puzzledb.solvers import additive, additive_search
-from puzzledb.solvers.additive_kernels import (
-    rank_placements,
-    region_mask,
-    unrank_placements,
-)
+from puzzledb.solvers.additive_kernels import rank_placements, region_mask, unrank_placements
 
 EIGHT_START = "867 254 301"
 KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
@@ -139,7 +136,7 @@ def fifteen_3s():
 def eight_depths(eight, tmp_path_factory):
     """(every reachable 8-puzzle board, its depth in the stored database)."""
     directory = tmp_path_factory.mktemp("eight") / "eight" / "layers"
-    engine.build(eight, directory, threads=2, progress=False, log=lambda m: None)
+    in_memory.build(eight, directory, threads=2, progress=False, log=lambda m: None)
     with DepthDatabase(eight, directory) as db:
         depths = db.depths(np.arange(eight.size, dtype=np.uint64))
     return all_boards(eight.size, eight.cells, eight.tables()), depths

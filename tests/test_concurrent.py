@@ -16,9 +16,9 @@ import pytest
 
 from puzzledb import puzzles
 from puzzledb.cli import main
-from puzzledb.database import DepthDatabase
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import LayerError
-from puzzledb.store import LayerStore
+from puzzledb.store.layers import LayerStore
 
 pytestmark = pytest.mark.slow  # builds fifteen-6colour in a subprocess (a few seconds)
 

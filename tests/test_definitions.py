@@ -14,13 +14,15 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_snakemake
-from puzzledb import analysis, engine, puzzles
+from puzzledb.report import analysis
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles
 from puzzledb.config import SCHEMA, check_config
-from puzzledb.database import DepthDatabase, layer_directory
+from puzzledb.query.database import DepthDatabase, layer_directory
 from puzzledb.errors import ConfigError
-from puzzledb.puzzle import Puzzle
+from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles import definitions
-from puzzledb.puzzles.domino import DominoPuzzle, moves_reference, rank_reference
+from puzzledb.puzzles.domino.puzzle import DominoPuzzle, moves_reference, rank_reference
 
 import published_figures as published
 
@@ -49,7 +51,7 @@ def build(name, root):
     """The layer counts of a defined puzzle, built by the engine into root."""
     directory = layer_directory(root, name)
     if not (directory / "manifest.json").exists():
-        engine.build(puzzles.get(name), directory, threads=2, progress=False,
+        in_memory.build(puzzles.get(name), directory, threads=2, progress=False,
                      log=lambda m: None)
     with DepthDatabase.open(name, root) as db:
         return db.counts
@@ -129,7 +131,7 @@ def test_every_rank_of_a_domino_board_is_reachable_and_the_kernel_follows_the_ru
         assert puzzle.rank(board) == rank == rank_reference(puzzle, board)
         expected = sorted(rank_reference(puzzle, b) for b in moves_reference(board, width))
         assert sorted(puzzle.neighbours(rank)) == expected
-    report = engine.build(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
+    report = in_memory.build(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
     assert report.total == puzzle.size
 
 

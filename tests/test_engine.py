@@ -9,11 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from puzzledb import bitset, compiled, engine, memory, puzzles, twobit
-from puzzledb.puzzles.sliding import SlidingPuzzle
-from puzzledb.puzzles.sliding_distinct_kernels import factored_tables
-from puzzledb.layer import ranks_crc
-from puzzledb.store import LayerStore
+from puzzledb.bfs import bitset, in_memory, memory, twobit
+from puzzledb import compiled, puzzles
+from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
+from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
+from puzzledb.store.layer import ranks_crc
+from puzzledb.store.layers import LayerStore
 
 
 def quiet(message):
@@ -38,7 +39,7 @@ def layers_by_sets(puzzle):
 
 
 def built_layers(puzzle, directory):
-    engine.build(puzzle, directory, threads=2, progress=False, log=quiet)
+    in_memory.build(puzzle, directory, threads=2, progress=False, log=quiet)
     return [(i["count"], i["crc32"]) for i in LayerStore(directory, puzzle).manifest()["layers"]]
 
 
@@ -164,7 +165,7 @@ def test_a_search_resumed_after_layer_12_writes_the_layers_of_an_uninterrupted_o
     whole = built_layers(puzzle, tmp_path)
     store = LayerStore(tmp_path, puzzle)
     store.prune(13)  # layers 13.. and the manifest removed, as after a kill
-    report = engine.build(puzzle, tmp_path, threads=2, progress=False, log=quiet)
+    report = in_memory.build(puzzle, tmp_path, threads=2, progress=False, log=quiet)
     assert report.resumed_from == 12
     assert [(i["count"], i["crc32"]) for i in store.manifest()["layers"]] == whole
 
@@ -191,13 +192,14 @@ def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state
 BUILD_AND_LIST_COMPILED = """
 import gc, tempfile
 from numba.core.dispatcher import Dispatcher
-from puzzledb import engine, puzzles
-from puzzledb.puzzles.domino import DominoPuzzle
+from puzzledb import puzzles
+from puzzledb.bfs import in_memory
+from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 boards = [puzzles.get(name) for name in ("eight", "fifteen-6colour", "flipit-square", "hoppers")]
 boards.append(DominoPuzzle("domino-3x4", 3, 4, "123 456 789 a__"))
 with tempfile.TemporaryDirectory() as tmp:
     for puzzle in boards:
-        engine.build(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
+        in_memory.build(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
                      log=lambda m: None)
 print(sorted(d.py_func.__qualname__ for d in gc.get_objects()
              if isinstance(d, Dispatcher) and sum(d.stats.cache_misses.values())))

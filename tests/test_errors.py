@@ -4,8 +4,9 @@ import shutil
 
 import pytest
 
-from puzzledb import engine, puzzles
-from puzzledb.store import LayerStore
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles
+from puzzledb.store.layers import LayerStore
 
 from conftest import puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
@@ -69,7 +70,7 @@ def test_truncated_layer_is_rebuilt_and_the_layers_before_it_are_kept(eight_copy
     layer = directory / "depth_010.h5"
     layer.write_bytes(layer.read_bytes()[:1000])
     before = {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
-    report = engine.build(puzzles.get("eight"), directory, progress=False, log=lambda m: None)
+    report = in_memory.build(puzzles.get("eight"), directory, progress=False, log=lambda m: None)
     assert (report.resumed_from, report.total, report.max_depth) == (9, 181_440, 31)
     assert before == {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
     assert len(LayerStore(directory, puzzles.get("eight")).good_layers()) == 32

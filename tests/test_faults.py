@@ -11,11 +11,13 @@ from types import SimpleNamespace
 import h5py
 import pytest
 
-from puzzledb import engine, files, puzzles, store
+from puzzledb.bfs import in_memory
+from puzzledb.store import files, layers as store
+from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.errors import BudgetError, StorageError
-from puzzledb.job import rule_job
-from puzzledb.store import LayerStore
+from puzzledb.workflow import rule_job
+from puzzledb.store.layers import LayerStore
 
 HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
 FLIPIT = puzzles.get("flipit-square")
@@ -29,7 +31,7 @@ def quiet(message):
 def hoppers_reference(tmp_path_factory):
     """The manifest layers (depth, count, CRC-32) of a build that nothing disturbed."""
     directory = tmp_path_factory.mktemp("reference") / "hoppers" / "layers"
-    engine.build(HOPPERS, directory, progress=False, log=quiet)
+    in_memory.build(HOPPERS, directory, progress=False, log=quiet)
     return LayerStore(directory, HOPPERS).manifest()["layers"]
 
 
@@ -90,7 +92,7 @@ def test_a_failed_layer_write_is_one_line_naming_the_file_and_the_rerun_resumes(
     kept = assert_only_whole_layers(directory, HOPPERS)
     assert last == f"puzzledb: error: cannot write {directory / f'depth_{kept:03d}.h5'}: {cause}"
     monkeypatch.undo()  # space freed, disk repaired
-    report = engine.build(HOPPERS, directory, progress=False, log=quiet)
+    report = in_memory.build(HOPPERS, directory, progress=False, log=quiet)
     assert report.resumed_from == kept - 1
     assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
@@ -100,10 +102,10 @@ def test_a_failed_manifest_write_leaves_no_manifest_and_the_rerun_writes_it(
     directory = tmp_path / "hoppers" / "layers"
     fail_on_call(monkeypatch, store.os, "replace", OSError(errno.ENOSPC, "full"), 13)
     with pytest.raises(StorageError, match="cannot write .*manifest.json: No space left"):
-        engine.build(HOPPERS, directory, progress=False, log=quiet)
+        in_memory.build(HOPPERS, directory, progress=False, log=quiet)
     assert assert_only_whole_layers(directory, HOPPERS) == 12
     monkeypatch.undo()
-    assert engine.build(HOPPERS, directory, progress=False, log=quiet).resumed_from == 11
+    assert in_memory.build(HOPPERS, directory, progress=False, log=quiet).resumed_from == 11
     assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
 
@@ -133,10 +135,10 @@ def test_a_really_full_disk_ends_in_one_line_and_the_build_resumes_after_space_i
                                     f"{directory / f'depth_{kept:03d}.h5'}: "
                                     f"No space left on device")
     subprocess.run(["mount", "-o", "remount,size=4m", str(tiny_disk)], check=True)
-    report = engine.build(FLIPIT, directory, progress=False, log=quiet)
+    report = in_memory.build(FLIPIT, directory, progress=False, log=quiet)
     assert (report.resumed_from, report.total, report.max_depth) == (kept - 1, 524_288, 22)
     reference = tmp_path / "reference"
-    engine.build(FLIPIT, reference, progress=False, log=quiet)
+    in_memory.build(FLIPIT, reference, progress=False, log=quiet)
     assert (LayerStore(directory, FLIPIT).manifest()["layers"]
             == LayerStore(reference, FLIPIT).manifest()["layers"])
 
@@ -162,7 +164,7 @@ def test_a_rule_that_succeeds_ends_its_process_at_once_with_its_log_whole(tmp_pa
     script = (
         "import sys\n"
         "from types import SimpleNamespace\n"
-        "from puzzledb.job import rule_job\n"
+        "from puzzledb.workflow import rule_job\n"
         f"with rule_job(SimpleNamespace(log=[{str(log)!r}], config={{}})):\n"
         "    print('written', file=sys.stderr)\n"
         "    print('to stdout', end='')\n"

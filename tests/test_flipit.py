@@ -5,10 +5,12 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb import analysis, engine, puzzles, solvers
-from puzzledb.database import DepthDatabase
+from puzzledb.report import analysis
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles, solvers
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
-from puzzledb.puzzles.flipit import moves_reference
+from puzzledb.puzzles.flipit.puzzle import moves_reference
 
 ALL_BLACK_EMPTY_AT_5 = "BBBB BSBB BBBB BBBB"
 
@@ -33,7 +35,7 @@ def flipit_results(tmp_path_factory):
     numba.set_num_threads(2)
     flipit_results = tmp_path_factory.mktemp("flipit_results")
     for name in ("flipit-square", "flipit-square-diagonal"):
-        engine.build(puzzles.get(name), flipit_results / name / "layers", threads=2,
+        in_memory.build(puzzles.get(name), flipit_results / name / "layers", threads=2,
                      progress=False, log=lambda m: None)
     return flipit_results
 

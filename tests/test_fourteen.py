@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 
 from conftest import puzzledb_cli
-from puzzledb import compiled, engine, matching, problems, puzzles
-from puzzledb.database import DepthDatabase
+from puzzledb import compiled, puzzles
+from puzzledb.bfs import in_memory
+from puzzledb.query import matching, problems
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
-from puzzledb.frontier import Frontier
-from puzzledb.puzzles.domino import moves_reference as domino_moves
-from puzzledb.puzzles.domino import rank_reference as domino_rank
-from puzzledb.ranking import permutation_parity
-from puzzledb.store import LayerStore
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.puzzles.domino.puzzle import moves_reference as domino_moves
+from puzzledb.puzzles.domino.puzzle import rank_reference as domino_rank
+from puzzledb.puzzles.ranking import permutation_parity
+from puzzledb.store.layers import LayerStore
 
 # seed 002: the 54-move positions with the domino at the bottom right.  The seed prints seven;
 # its last, "d4b2 9678 5c1a 3c__", has tile c twice and no e (a typo).
@@ -161,7 +163,7 @@ def test_the_seeds_32_move_problems_replay_to_the_goal(puzzle):
 @pytest.fixture(scope="module")
 def database(puzzle, tmp_path_factory):
     directory = tmp_path_factory.mktemp("results") / "fourteen" / "layers"
-    report = engine.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    report = in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return report, LayerStore(directory, puzzle)
 
 

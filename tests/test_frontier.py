@@ -13,11 +13,12 @@ import yaml
 
 from conftest import ROOT, children_running, puzzledb_cli, run_snakemake
 from published_figures import FIFTEEN_CORNER
-from puzzledb import engine, puzzles
-from puzzledb.database import DepthDatabase
-from puzzledb.frontier import Frontier
-from puzzledb.memory import EXTRACT_BUFFER_BYTES, SPARSE_SEGMENTS
-from puzzledb.store import LayerStore
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, SPARSE_SEGMENTS
+from puzzledb.store.layers import LayerStore
 
 
 def layers_of(directory):
@@ -30,7 +31,7 @@ def dense(tmp_path_factory):
     """In-memory builds of the small puzzles, to compare with."""
     root = tmp_path_factory.mktemp("dense")
     for name in ("eight", "hoppers", "flipit-square-diagonal"):
-        engine.build(puzzles.get(name), root / name, threads=2, progress=False,
+        in_memory.build(puzzles.get(name), root / name, threads=2, progress=False,
                      log=lambda m: None)
     return root
 
@@ -132,11 +133,11 @@ def test_a_depth_limit_makes_a_partial_database_that_queries_treat_as_partial(tm
 
 
 def test_the_in_memory_engine_stops_at_a_depth_limit_too(tmp_path):
-    report = engine.build(puzzles.get("eight"), tmp_path, progress=False, log=lambda m: None,
+    report = in_memory.build(puzzles.get("eight"), tmp_path, progress=False, log=lambda m: None,
                           depth_limit=12)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert report.max_depth == 12 == manifest["depth_limit"] == manifest["max_depth"]
-    complete = engine.build(puzzles.get("eight"), tmp_path / "full", progress=False,
+    complete = in_memory.build(puzzles.get("eight"), tmp_path / "full", progress=False,
                             log=lambda m: None, depth_limit=40)
     full = json.loads((tmp_path / "full" / "manifest.json").read_text())
     assert complete.max_depth == 31 and full["depth_limit"] is None

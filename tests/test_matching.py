@@ -8,10 +8,13 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb import analysis, compiled, engine, matching, problems, puzzles
-from puzzledb.database import DepthDatabase
+from puzzledb.report import analysis
+from puzzledb import compiled, puzzles
+from puzzledb.bfs import in_memory
+from puzzledb.query import matching, problems
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzleError
-from puzzledb.store import LayerStore
+from puzzledb.store.layers import LayerStore
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +22,7 @@ def eight(tmp_path_factory):
     numba.set_num_threads(2)
     puzzle = puzzles.get("eight")
     directory = tmp_path_factory.mktemp("eight") / "layers"
-    engine.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return LayerStore(directory, puzzle)
 
 

@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 from conftest import puzzledb_cli
-from puzzledb import analysis, engine, memory, puzzles
-from puzzledb.database import DepthDatabase, layer_directory
+from puzzledb.report import analysis
+from puzzledb.bfs import in_memory, memory
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase, layer_directory
 from puzzledb.errors import BoardError
-from puzzledb.puzzle import Puzzle
-from puzzledb.search import format_moves
-from puzzledb.puzzles.pegs import (
+from puzzledb.puzzles.base import Puzzle
+from puzzledb.puzzles.pegs.puzzle import format_moves
+from puzzledb.puzzles.pegs.puzzle import (
     all_masks,
     moves_reference,
     rank_reference,
@@ -142,7 +144,7 @@ def peg_results(tmp_path_factory):
     numba.set_num_threads(2)
     root = tmp_path_factory.mktemp("pegs")
     for name in ("hoppers", "triangle15"):
-        engine.build(puzzles.get(name), layer_directory(root, name), threads=2,
+        in_memory.build(puzzles.get(name), layer_directory(root, name), threads=2,
                      progress=False, log=lambda m: None)
     return root
 
@@ -310,12 +312,12 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
     from layer 5 alone (a graded search holds no seen set)."""
     hoppers = puzzles.get("hoppers")
     directory = layer_directory(tmp_path, "hoppers")
-    engine.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     (directory / "manifest.json").unlink()
     for depth in range(7, 12):
         (directory / f"depth_{depth:03d}.h5").unlink()
     (directory / "depth_006.h5").write_bytes(b"cut short")
-    report = engine.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    report = in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     assert report.resumed_from == 5 and report.total == 2344
     assert layer_counts(tmp_path, "hoppers") == HOPPERS_COUNTS
 

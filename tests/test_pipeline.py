@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import yaml
 
-from puzzledb import analysis, puzzles
-from puzzledb.database import DepthDatabase
+from puzzledb.report import analysis
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase
 
 from seed_figures import (
     EIGHT_HARD,

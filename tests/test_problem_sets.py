@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import run_snakemake
-from puzzledb import matching, problems, puzzles
-from puzzledb.database import DepthDatabase
+from puzzledb.query import matching, problems
+from puzzledb import puzzles
+from puzzledb.query.database import DepthDatabase
 
 pytestmark = pytest.mark.slow  # runs the workflow
 

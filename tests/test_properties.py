@@ -13,12 +13,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from puzzledb import engine, puzzles
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzledbError
-from puzzledb.puzzle import SEPARATORS
-from puzzledb.puzzles import domino, flipit, pegs
+from puzzledb.puzzles.base import SEPARATORS
+from puzzledb.puzzles.domino import puzzle as domino
+from puzzledb.puzzles.flipit import puzzle as flipit
+from puzzledb.puzzles.pegs import puzzle as pegs
 
 from checkers import slides
 
@@ -108,7 +111,7 @@ def results(tmp_path_factory):
     """A results directory with two small databases, an ungraded and a graded one."""
     results = tmp_path_factory.mktemp("fuzz")
     for name in ("eight", "hoppers"):
-        engine.build(puzzles.get(name), results / name / "layers", progress=False,
+        in_memory.build(puzzles.get(name), results / name / "layers", progress=False,
                      log=lambda message: None)
     return results
 

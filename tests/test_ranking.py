@@ -5,7 +5,7 @@ import pytest
 
 from puzzledb import puzzles
 from puzzledb.errors import BoardError
-from puzzledb.frontier_kernels import layer_neighbours
+from puzzledb.bfs.frontier.kernels import layer_neighbours
 
 from checkers import slides
 from seed_figures import FIFTEEN_3COLOUR_SEED_RANKS

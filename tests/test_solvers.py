@@ -10,11 +10,12 @@ import pytest
 
 from checkers import cells, is_slide
 from conftest import puzzledb_cli
-from puzzledb import engine, puzzles, solvers
-from puzzledb.database import DepthDatabase
-from puzzledb.problems import parse_problem
+from puzzledb.bfs import in_memory
+from puzzledb import puzzles, solvers
+from puzzledb.query.database import DepthDatabase
+from puzzledb.query.problems import parse_problem
 from puzzledb.errors import PuzzleError
-from puzzledb.puzzles.sliding import SlidingPuzzle
+from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 EIGHT_START = "867 254 301"
 BOTH_PDBS = "pdb:fifteen-6colour,pdb:fifteen-3colour"
@@ -88,7 +89,7 @@ def eight_db(results):
 def flipit_db(tmp_path_factory):
     numba.set_num_threads(2)
     directory = tmp_path_factory.mktemp("flipit") / "flipit-square" / "layers"
-    engine.build(puzzles.get("flipit-square"), directory, threads=2, progress=False,
+    in_memory.build(puzzles.get("flipit-square"), directory, threads=2, progress=False,
                  log=lambda m: None)
     with DepthDatabase(puzzles.get("flipit-square"), directory) as db:
         yield db
@@ -200,7 +201,7 @@ def eight_by_rows(tmp_path_factory):
     """An abstraction of the 8-puzzle built here: tiles 1-3, 4-6, 7-8 coloured by goal row."""
     puzzle = SlidingPuzzle("eight-rows", 3, 3, "111 222 330")
     directory = tmp_path_factory.mktemp("abstract") / "layers"
-    engine.build(puzzle, directory, progress=False, log=lambda m: None)
+    in_memory.build(puzzle, directory, progress=False, log=lambda m: None)
     with DepthDatabase(puzzle, directory) as db:
         yield db
 

@@ -28,14 +28,15 @@ import time
 
 from tqdm import tqdm
 
-from . import puzzles
-from .config import load_definitions
-from .database import DepthDatabase, layer_directory
-from .errors import PuzzledbError, PuzzleError, SearchError, one_line
-from .job import exit_now
-from .memory import SPARSE_SEGMENTS, search_mib
-from .search import SEARCHES, format_moves
-from .store import LayerStore
+from puzzledb import puzzles
+from puzzledb.config import load_definitions
+from puzzledb.query.database import DepthDatabase, layer_directory
+from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
+from puzzledb.workflow import exit_now
+from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
+from puzzledb.puzzles.pegs.puzzle import format_moves
+from puzzledb.solvers import SEARCHES
+from puzzledb.store.layers import LayerStore
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
 # imported by the commands that use them, so that a query that needs no kernel (distance,
@@ -192,7 +193,7 @@ def run(args, out=sys.stdout):
             print(f"database      none ({err})", file=out)
         partitions = puzzle.additive_partitions()
         if partitions:
-            from .solvers import additive
+            from puzzledb.solvers import additive
 
             built = additive.built(puzzle, args.results)
             print("additive pdbs " + ", ".join(
@@ -227,9 +228,9 @@ def _decode(puzzle, args, out):
 def _build(puzzle, args, out):
     """build: the in-memory search when it fits --memory-mb, else (with --depth-limit, or
     with --shards) the frontier search in this process."""
-    from .compiled import set_threads
-    from .engine import build
-    from .frontier import Frontier
+    from puzzledb.compiled import set_threads
+    from puzzledb.bfs.in_memory import build
+    from puzzledb.bfs.frontier.search import Frontier
 
     directory = layer_directory(args.results, puzzle.name)
     log = lambda message: print(message, file=sys.stderr)  # noqa: E731
@@ -263,7 +264,7 @@ def _verify(puzzle, args, out):
 def _no_database_but_a_bound(puzzle, results):
     """True when no database of puzzle was built (a corrupt one is reported, not bypassed)
     and IDA* has a bound for it."""
-    from .solvers import default_heuristic
+    from puzzledb.solvers import default_heuristic
 
     if LayerStore(layer_directory(results, puzzle.name), puzzle).manifest_path().exists():
         return False
@@ -278,8 +279,8 @@ def _solve(puzzle, args, out):
     """solve: descend the stored database, or search (--search, --heuristic, --all, --batch
     and --goal mean IDA* unless --search says otherwise; so does a puzzle with no database
     built but a bound)."""
-    from .problems import read_boards
-    from .solvers import Solver
+    from puzzledb.query.problems import read_boards
+    from puzzledb.solvers import Solver
 
     began = time.perf_counter()
     if (args.batch is None) == (not args.board):
@@ -316,7 +317,7 @@ def _solve(puzzle, args, out):
 def _batch(solver, boards, frame, args, out, began):
     """solve --batch: one problem line per board, in input order, a progress bar, a
     summary on stderr."""
-    from .problems import problem_line
+    from puzzledb.query.problems import problem_line
 
     search = args.search or "ida"
     nodes = seconds = 0
@@ -338,7 +339,7 @@ def _batch(solver, boards, frame, args, out, began):
 def _tree_search(solver, board, frame, args, out):
     """One board by tree search, no database of the puzzle needed (a pattern database
     named by --heuristic is read from --results)."""
-    from .problems import problem_line
+    from puzzledb.query.problems import problem_line
 
     search = args.search or "ida"
     puzzle = solver.puzzle

@@ -8,9 +8,15 @@ from pathlib import Path
 
 import yaml
 
-from . import puzzles
-from .errors import ConfigError, PuzzleError
-from .memory import SPARSE_SEGMENTS, frontier_job_mb, job_mb, pattern_job_mb, search_mib
+from puzzledb import puzzles
+from puzzledb.errors import ConfigError, PuzzleError
+from puzzledb.bfs.memory import (
+    SPARSE_SEGMENTS,
+    frontier_job_mb,
+    job_mb,
+    pattern_job_mb,
+    search_mib,
+)
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
 

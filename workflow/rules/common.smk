@@ -16,10 +16,10 @@ from puzzledb.config import (
     search_mem_mb,
     search_threads,
 )
-from puzzledb.database import layer_directory
+from puzzledb.query.database import layer_directory
 from puzzledb.errors import ConfigError
-from puzzledb.frontier_plan import FrontierPlan
-from puzzledb.memory import mb_of
+from puzzledb.bfs.frontier.plan import FrontierPlan
+from puzzledb.bfs.memory import mb_of
 
 try:
     check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")

@@ -1,4 +1,4 @@
-# The frontier workflow (puzzledb.frontier): a puzzle in `shards`, or one too large for the
+# The frontier workflow (puzzledb.bfs.frontier.search): a puzzle in `shards`, or one too large for the
 # in-memory search that has a depth limit, is built by a chain of steps.  A step writes one
 # or more layers and then its record, a checkpoint: the record says what comes next, the end
 # or a depth fanned out into expand and merge jobs whose results the next step gathers.

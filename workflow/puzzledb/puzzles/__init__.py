@@ -4,8 +4,8 @@ puzzles up here and nowhere else."""
 
 import yaml
 
-from ..errors import ConfigError, PuzzleError
-from .definitions import BUILTIN, build
+from puzzledb.errors import ConfigError, PuzzleError
+from puzzledb.puzzles.definitions import BUILTIN, build
 
 BUILT_IN = "built-in"
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import ConfigError, DefinitionError
-from .domino import DominoPuzzle
-from .flipit import FlipItPuzzle
-from .pegs import PegSolitaire
-from .sliding import SlidingPuzzle
+from puzzledb.errors import ConfigError, DefinitionError
+from puzzledb.puzzles.domino.puzzle import DominoPuzzle
+from puzzledb.puzzles.flipit.puzzle import FlipItPuzzle
+from puzzledb.puzzles.pegs.puzzle import PegSolitaire
+from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
             "pegs": PegSolitaire}

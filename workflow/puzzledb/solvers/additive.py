@@ -21,14 +21,19 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from ..compiled import set_threads
-from ..errors import BudgetError, LayerError, PuzzleError
-from ..memory import pattern_build_bytes, pattern_table_bytes, pattern_word_bits, placements
-from ..puzzle import FORMAT_VERSION
-from ..puzzles.geometry import grid_adjacency
-from ..files import atomic_file, write_text
-from ..store import MANIFEST
-from .additive_kernels import (
+from puzzledb.compiled import set_threads
+from puzzledb.errors import BudgetError, LayerError, PuzzleError
+from puzzledb.bfs.memory import (
+    pattern_build_bytes,
+    pattern_table_bytes,
+    pattern_word_bits,
+    placements,
+)
+from puzzledb.puzzles.base import FORMAT_VERSION
+from puzzledb.puzzles.geometry import grid_adjacency
+from puzzledb.store.files import atomic_file, write_text
+from puzzledb.store.layers import MANIFEST
+from puzzledb.solvers.additive_kernels import (
     GroupTables,
     expand_layer,
     nibble_histogram,

@@ -13,8 +13,8 @@ from collections import namedtuple
 import numpy as np
 from numba import prange
 
-from ..bitops import atomic_or, lowest_bit, pdep, pext, popcount
-from ..compiled import jit
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, pdep, pext, popcount
+from puzzledb.compiled import jit
 
 EVEN_BITS = 0x5555555555555555  # bit 2j of every 2-bit field j of a word
 

@@ -21,10 +21,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..compiled import jit
-from .additive import geometry, manhattan, placement_weights
-from .additive_kernels import rank_placement, table_value
-from .tree import INFINITE, deepen
+from puzzledb.compiled import jit
+from puzzledb.solvers.additive import geometry, manhattan, placement_weights
+from puzzledb.solvers.additive_kernels import rank_placement, table_value
+from puzzledb.solvers.tree import INFINITE, deepen
 
 _BUDGET = 1 << 22  # nodes per compiled call: progress and Ctrl-C get a turn between calls
 

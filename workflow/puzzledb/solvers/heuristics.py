@@ -5,10 +5,10 @@ kernel, additive_search.py).  Built once per process: compiling and loading take
 
 import numpy as np
 
-from ..bounds import max_bound
-from ..database import DepthDatabase
-from ..errors import PuzzleError, SearchError
-from .additive import built, load
+from puzzledb.compiled.bounds import max_bound
+from puzzledb.query.database import DepthDatabase
+from puzzledb.errors import PuzzleError, SearchError
+from puzzledb.solvers.additive import built, load
 
 ADDITIVE = "additive:"
 _built = {}

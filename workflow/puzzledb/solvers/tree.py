@@ -5,8 +5,8 @@ compiled.lower_bound, so the loop is compiled once and cached).
 
 import numpy as np
 
-from ..bounds import ZERO
-from ..compiled import jit, lower_bound, neighbours
+from puzzledb.compiled.bounds import ZERO
+from puzzledb.compiled import jit, lower_bound, neighbours
 
 ALL = 2**62  # want: "every solution"
 _BUDGET = 1 << 22  # nodes per compiled call: progress and Ctrl-C get a turn between calls

@@ -1,0 +1,147 @@
+"""The compiled pieces of the frontier engine (frontier.py): the neighbours of a slice of a
+layer grouped by the segment they fall in, and set operations on sorted rank arrays and on
+the bitset of one segment."""
+
+import numpy as np
+from numba import prange
+
+from puzzledb.compiled.bitops import set_bit
+from puzzledb.compiled import jit, neighbours_after
+
+BLOCK = 4096  # states a thread expands with one scratch array
+
+
+@jit(inline="always")
+def _neighbours_in_block(ranks, i, first, level, row, work, tables):
+    """The neighbours of ranks[i] into row, their number, where ranks[first:i] went through
+    the same work array before it (so ranks[i] may be decoded from ranks[i - 1])."""
+    prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)
+    return neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+
+
+@jit(parallel=True)
+def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
+    """The neighbours of each rank (ascending) into out[i * max_moves:], their number into
+    counts[i].  Threads take blocks of consecutive ranks, and a kernel may decode each rank
+    from where it differs from the one before (compiled.neighbours_after)."""
+    n = ranks.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        row = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
+            for j in range(k):
+                out[i * max_moves + j] = row[j]
+            counts[i] = k
+
+
+@jit(parallel=True)
+def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
+    """Set in bits (a bitset of the whole level) the neighbours of each rank; threads take
+    blocks of consecutive ranks and OR atomically (a bit already set is not written)."""
+    n = ranks.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        row = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
+            for j in range(k):
+                set_bit(bits, row[j])
+
+
+@jit(parallel=True)
+def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
+    """The neighbours of layer_neighbours grouped by segment (segment t holds the ranks
+    t * segment_size .. (t + 1) * segment_size - 1), in order within a segment; offsets[t]
+    is where segment t's group starts in grouped, offsets[-1] the number of neighbours.
+    A counting sort: each block of states counts its neighbours per segment, the counts
+    give every block its places, and the blocks scatter in parallel.  The two parallel
+    loops are the only ones: an array expression here (np.zeros, a column's sum) would be
+    a parallel region of its own, and each costs a wake-up of every thread, which on a
+    loaded machine took five times the work."""
+    segments = offsets.size - 1
+    blocks = (counts.size + BLOCK - 1) // BLOCK
+    tally = np.empty((blocks, segments), np.int64)
+    for b in prange(blocks):
+        for t in range(segments):
+            tally[b, t] = 0
+        for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
+            for j in range(counts[i]):
+                tally[b, out[i * max_moves + j] // segment_size] += 1
+    place = _block_places(tally, offsets)
+    for b in prange(blocks):
+        here = place[b]
+        for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
+            for j in range(counts[i]):
+                r = out[i * max_moves + j]
+                t = r // segment_size
+                grouped[here[t]] = np.uint64(r)
+                here[t] += 1
+
+
+@jit
+def _block_places(tally, offsets):
+    """Where each block's group of each segment starts (segments in order, the blocks in
+    order within a segment); offsets[t] where segment t starts, offsets[-1] the total."""
+    blocks, segments = tally.shape
+    place = np.empty((blocks, segments), np.int64)
+    at = 0
+    for t in range(segments):
+        offsets[t] = at
+        for b in range(blocks):
+            place[b, t] = at
+            at += tally[b, t]
+    offsets[segments] = at
+    return place
+
+
+@jit
+def unique_sorted(a):
+    """Drop repeated values of a sorted array in place; the number kept."""
+    if a.size == 0:
+        return 0
+    k = 1
+    for i in range(1, a.size):
+        if a[i] != a[k - 1]:
+            a[k] = a[i]
+            k += 1
+    return k
+
+
+@jit
+def merge_sorted(a, b, out):
+    """The values of two sorted arrays, sorted, into out (a.size + b.size long)."""
+    i = j = k = 0
+    while i < a.size and j < b.size:
+        if b[j] < a[i]:
+            out[k] = b[j]
+            j += 1
+        else:
+            out[k] = a[i]
+            i += 1
+        k += 1
+    while i < a.size:
+        out[k] = a[i]
+        i += 1
+        k += 1
+    while j < b.size:
+        out[k] = b[j]
+        j += 1
+        k += 1
+
+
+@jit
+def difference_sorted(a, b):
+    """Remove from the sorted, distinct values a those that are in the sorted array b, in
+    place; the number kept."""
+    j = k = 0
+    for i in range(a.size):
+        v = a[i]
+        while j < b.size and b[j] < v:
+            j += 1
+        if j < b.size and b[j] == v:
+            continue
+        a[k] = v
+        k += 1
+    return k
+

@@ -1,0 +1,420 @@
+"""The frontier engine: breadth-first search as a chain of bounded jobs, for sharded builds
+(config `shards:`) and for spaces no bitset holds (config `depth_limit:`).
+
+Korf's frontier search with delayed duplicate detection.  The rank space (of each level, for
+a graded puzzle) is cut into segments of consecutive ranks.  Depth d becomes depth d + 1 in
+two phases:
+
+  expand  the neighbours of layer d, a source segment at a time (in pieces of at most
+          PIECE_STATES states), grouped by the segment they fall in: one file per piece;
+  merge   for each target segment, its group from every expanded piece, made distinct, minus
+          the same segment of layers d and d - 1 (a reversible puzzle's neighbours of layer d
+          lie in layers d - 1, d and d + 1; a bipartite one's in d - 1 and d + 1, so d - 1 is
+          subtracted alone; a graded one's all in d + 1): its part of layer d + 1, as sorted
+          ranks.  A dense segment goes through a bitset, a sparse one is sorted.
+
+The merged segments in order are the sorted layer, written as layers/depth_NNN.h5 exactly as
+the in-memory engine writes it, so every reader works unchanged.  A job holds the data of
+one piece or one segment at a time: its memory is bounded whatever the layer widths.
+
+A step (one job) writes one or more layers: it gathers a fanned-out depth and then goes on
+in-process while the next depth needs one job only (through one bitset of the whole level,
+without work files, when that is dense and fits the job's memory); a depth whose layer is
+larger than job_states times one fans out into expand and merge jobs, `parts` of each, each
+part a range of segments.  The step's record (frontier/step_NNN.json, NNN its first depth)
+says what comes next; the workflow (workflow/rules/frontier.smk) follows the records.
+"""
+
+import json
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from puzzledb.bfs import bitset
+from puzzledb import puzzles
+from puzzledb.compiled import set_threads
+from puzzledb.store.files import atomic_file, write_text
+from puzzledb.bfs.frontier.kernels import (
+    difference_sorted,
+    group_by_segment,
+    layer_neighbours,
+    mark_neighbours,
+    merge_sorted,
+    unique_sorted,
+)
+from puzzledb.bfs.frontier.plan import FrontierPlan
+from puzzledb.bfs.memory import (
+    DENSE_RATIO,
+    PIECE_STATES,
+    PROCESS_OVERHEAD_MB,
+    dense_depth_bytes,
+    search_mib,
+    words_for,
+)
+from puzzledb.store.layers import LayerError, LayerInfo
+
+SORT_THREADS = 2
+
+
+class Frontier(FrontierPlan):
+    """The frontier search of one puzzle (see FrontierPlan for how it is cut)."""
+
+    # bytes a step job may hold for the depths it searches in-process (None: no bound); a
+    # depth whose merge would need more is handed to expand and merge jobs, whose need is
+    # then computed exactly (merge_bytes)
+    budget = None
+    # (depth, its bitset, the layer's move parity, its count): what a dense depth leaves
+    # for the next one (_dense_depth)
+    _held = None
+
+    @cached_property
+    def _expansion(self):
+        """The puzzle's whole-layer expansion (Puzzle.layer_expansion), whose mark a dense
+        depth uses instead of the neighbours kernel; asked for only then (its units span the
+        whole space)."""
+        return self.puzzle.layer_expansion()
+
+    @classmethod
+    def at(cls, name, work, job_states, segments, depth_limit=None):
+        """The search of the named puzzle whose work directory is `work`
+        (results/<puzzle>/frontier; its layers go beside it, to results/<puzzle>/layers)."""
+        work = Path(work)
+        return cls(puzzles.get(name), work.parent / "layers", work, segments, job_states,
+                   depth_limit)
+
+    @classmethod
+    def for_rule(cls, snakemake):
+        """The search a frontier_* rule's job works on (scripts/frontier_*.py), with the
+        job's threads in use."""
+        set_threads(snakemake.threads)
+        return cls.at(snakemake.wildcards.puzzle, snakemake.params.work,
+                      snakemake.config["job_states"], **snakemake.params.plan)
+
+    def within(self, mem_mb):
+        """This search with its in-process depths bounded by a job's mem_mb."""
+        self.budget = (mem_mb - PROCESS_OVERHEAD_MB) * 2**20
+        return self
+
+    # -- the two phases ------------------------------------------------------------------------
+    def expand(self, depth, part, parts, out):
+        """The neighbours of part `part` of `parts` equal parts of layer depth - 1 (by
+        position), grouped by the segment of depth they fall in: a file for each piece of
+        PIECE_STATES states, and its offsets, in directory `out`."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        puzzle, source = self.puzzle, depth - 1
+        tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
+        targets, target_size = self.segment_count(depth), self.segment_size(depth)
+        with self.store.open_layer(source) as layer:
+            positions = self.share(layer.count, part, parts)
+            for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
+                piece = layer.ranks(first, min(positions.stop, first + PIECE_STATES))
+                found = np.empty(piece.size * moves, dtype=np.int64)
+                counts = np.empty(piece.size, dtype=np.int64)
+                layer_neighbours(piece, np.int64(self.level(source)), tables, moves, work,
+                                 found, counts)
+                grouped = np.empty(int(counts.sum()), dtype=np.uint64)
+                offsets = np.empty(targets + 1, dtype=np.int64)
+                group_by_segment(found, counts, moves, target_size, grouped, offsets)
+                del found
+                _save(out / f"x{part:05d}.{k:05d}.u64", [grouped])
+                _save(out / f"x{part:05d}.{k:05d}.offsets", [offsets])
+
+    def merge(self, depth, part, parts, expanded, out):
+        """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
+        segment receives), from the expanded pieces in the directories `expanded`: one
+        sorted file per non-empty segment in directory `out`."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        pieces, received = self._received(depth, expanded)
+        older = self._older(depth)
+        try:
+            for t in self.balanced(received, part, parts):
+                if received[t] == 0:
+                    continue
+                low, high = self.segment_range(depth, t)
+                # the segment's group in each piece (file, start, length), read when used
+                groups = [(path, int(o[t]), int(o[t + 1] - o[t]))
+                          for path, o in pieces if o[t + 1] > o[t]]
+                known = (layer.ranks_between(low, high) for layer in older)
+                blocks = _segment_of_layer(groups, int(received[t]), known, low, high)
+                if any(b.size for b in blocks):
+                    _save(out / f"m{t:05d}.u64", blocks)
+        finally:
+            for layer in older:
+                layer.close()
+
+    def write(self, depth, merged):
+        """Layer `depth` from the merged segments in the directories `merged`: its
+        LayerInfo, or None when it is empty (and nothing is written)."""
+        files = sorted((path for directory in merged for path in Path(directory).glob("m*.u64")),
+                       key=lambda path: path.name)
+        count = sum(path.stat().st_size // 8 for path in files)
+        if count == 0:
+            return None
+        return self.store.write_layer(
+            depth, (np.fromfile(path, dtype=np.uint64) for path in files), count)
+
+    # -- a step ------------------------------------------------------------------------------
+    def step(self, first, merged=(), previous=None, log=print):
+        """Write layer `first` (the goal layer, or a fanned-out depth gathered from the
+        merged directories), then further depths in-process while each needs one job.  The
+        record of the step is written last and returned."""
+        layers = [] if previous is None else [LayerInfo(**x) for x in previous["layers"]]
+        if len(layers) != first:
+            raise LayerError(f"{self.puzzle.name}: step {first} follows a record of "
+                             f"{len(layers)} layers")
+        started = time.perf_counter()
+        if first == 0:
+            limit = ("no depth limit" if self.depth_limit is None
+                     else f"depth limit {self.depth_limit}")
+            log(f"{self.puzzle.name}: frontier mode (sorted layers), {self.segments} segments, "
+                f"{limit}; the in-memory mode would need {search_mib(self.puzzle):,.1f} MiB")
+        info = self._stored(first)
+        if info is None:
+            if first == 0:
+                goals = np.unique(self.puzzle.goal_ranks().astype(np.uint64))
+                info = self.store.write_layer(0, [goals], goals.size)
+            else:
+                info = self.write(first, merged)
+        following = "done" if info is None else None
+        if info is not None:
+            layers.append(info)
+            log(f"{self.puzzle.name}: depth {first}: {info.count:,} states, "
+                f"{time.perf_counter() - started:.2f} s")
+        parts = 1
+        while following is None:
+            depth = layers[-1].depth
+            parts = self.fan_out(layers[-1].count)
+            if self.depth_limit is not None and depth >= self.depth_limit:
+                following = "limit"
+            elif parts > 1:
+                following = "fanout"
+            else:
+                info = (self._stored(depth + 1)
+                        or self._in_process(depth + 1, layers[-1].count, log))
+                if info is None:
+                    following = "done"
+                elif info is _HANDED_ON:
+                    following = "fanout"
+                else:
+                    layers.append(info)
+                    log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
+                        f"{time.perf_counter() - started:.2f} s")
+        record = {"puzzle": self.puzzle.name, "definition_hash": self.puzzle.definition_hash(),
+                  "first": first, "last": layers[-1].depth if layers else first - 1,
+                  "layers": [asdict(i) for i in layers], "next": following,
+                  "parts": parts if following == "fanout" else 0,
+                  "segments": self.segments, "depth_limit": self.depth_limit}
+        write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
+        self._held = None
+        return record
+
+    def _in_process(self, depth, source_count, log):
+        """One depth in this process (layer depth - 1 holds source_count states): its
+        LayerInfo, None if empty, _HANDED_ON if its merge would need more than the budget.
+        Through one bitset of the whole level when that is dense and fits (_dense_depth),
+        else by both phases through work files."""
+        if self._dense(depth, source_count):
+            return self._dense_depth(depth)
+        self._held = None
+        scratch = self.work / f"d{depth:03d}" / "in-process"
+        shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            self.expand(depth, 0, 1, scratch / "expand")
+            if self.budget is not None:
+                need = self.merge_bytes(depth, 0, 1, [scratch / "expand"])
+                if need > self.budget:
+                    log(f"{self.puzzle.name}: depth {depth}: its largest segment needs "
+                        f"{need / 2**20:,.1f} MiB, more than this job's "
+                        f"{self.budget / 2**20:,.1f} MiB: handed on to a merge job")
+                    return _HANDED_ON
+            self.merge(depth, 0, 1, [scratch / "expand"], scratch / "merge")
+            return self.write(depth, [scratch / "merge"])
+        finally:
+            shutil.rmtree(scratch.parent, ignore_errors=True)
+
+    def _dense(self, depth, source_count):
+        """Whether depth goes through one bitset of its whole level: when the bitset is no
+        larger than DENSE_RATIO bits per neighbour of layer depth - 1 (what a sort of them
+        would hold, see merge) and it fits the budget."""
+        size = self.puzzle.level_size(self.level(depth))
+        neighbours = source_count * max(self.puzzle.max_moves, 1)
+        need = dense_depth_bytes(size, self.puzzle.expansion_bytes())
+        return size <= DENSE_RATIO * neighbours and (self.budget is None or need <= self.budget)
+
+    def _dense_depth(self, depth):
+        """Layer depth through a bitset of its whole level: the neighbours of layer
+        depth - 1 set in it a piece at a time, the older layers cleared, the rest written.
+        No work files: dense_depth_bytes of memory.
+
+        When the states of one move parity are whole runs of ranks (_parity_runs), the
+        bitset also keeps layer depth - 1, in the runs of the other parity, and is kept for
+        the next depth, which then reads its source layer from it instead of from disk."""
+        puzzle, source = self.puzzle, depth - 1
+        level = np.int64(self.level(source))
+        held, self._held = self._held, None
+        if self._parity_runs is not None and held is not None and held[0] == source:
+            _, bits, parity, source_count = held
+            for piece in self._ranks_of_parity(bits, parity):
+                self._mark(piece, level, bits)
+        else:
+            del held  # before the new bitset
+            bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
+            parity = source_count = None
+            with self.store.open_layer(source) as layer:
+                for first in range(0, layer.count, PIECE_STATES):
+                    piece = layer.ranks(first, min(layer.count, first + PIECE_STATES))
+                    self._mark(piece, level, bits)
+                    if self._parity_runs is not None:  # layer source kept beside
+                        bitset.set_ranks(bits, piece, 0)
+                if self._parity_runs is not None and layer.count:
+                    parity = int(puzzle.move_parity(piece[:1])[0])
+                    source_count = layer.count
+        older = self._older(depth)
+        try:
+            for layer in older:
+                for block in layer.iter_chunks(PIECE_STATES):
+                    bitset.clear_ranks(bits, block, 0)
+        finally:
+            for layer in older:
+                layer.close()
+        if parity is None:
+            count = int(bitset.count(bits))
+            return self.store.write_layer(depth, bitset.iter_ranks(bits), count) if count else None
+        count = int(bitset.count(bits)) - source_count
+        if not count:
+            return None
+        info = self.store.write_layer(depth, self._ranks_of_parity(bits, 1 - parity), count)
+        self._held = (depth, bits, 1 - parity, count)
+        return info
+
+    def _mark(self, piece, level, bits):
+        """Set in bits the neighbours of the ascending ranks of piece: through the puzzle's
+        layer expansion if it has one, else its neighbours kernel."""
+        if self._expansion is None:
+            puzzle = self.puzzle
+            mark_neighbours(piece, level, puzzle.tables(), max(puzzle.max_moves, 1),
+                            max(puzzle.work_size, 1), bits)
+        else:
+            self._expansion.mark(piece, level, bits)
+
+    @cached_property
+    def _parity_runs(self):
+        """(starts, stops, parities) of the runs of ranks of one move parity
+        (Puzzle.parity_run) of a bipartite puzzle that is not graded, else None."""
+        puzzle = self.puzzle
+        length = puzzle.parity_run() if puzzle.bipartite and not puzzle.graded else None
+        if length is None:
+            return None
+        starts = np.arange(0, puzzle.size, length, dtype=np.int64)
+        stops = np.minimum(starts + length, puzzle.size)
+        return starts, stops, puzzle.move_parity(starts)
+
+    def _ranks_of_parity(self, bits, parity):
+        """The ranks set in bits of the given move parity, ascending, in blocks."""
+        starts, stops, parities = self._parity_runs
+        for low, high in zip(starts[parities == parity], stops[parities == parity]):
+            yield from bitset.iter_ranks(bits, low=int(low), high=int(high))
+
+    def _stored(self, depth):
+        """The LayerInfo of layer `depth` when a whole, verified copy is on disk (left by a
+        step that was stopped), else None (and a damaged copy is removed)."""
+        if not self.store.path(depth).exists():
+            return None
+        try:
+            return self.store.check_layer(depth)
+        except LayerError:
+            self.store.path(depth).unlink(missing_ok=True)
+            return None
+
+    def build(self, log=print):
+        """The whole chain in this process, the jobs of a fanned-out depth one after the
+        other, as the workflow would run them; the manifest.  (The workflow runs the same
+        steps and jobs, in parallel and on a cluster if asked.)"""
+        record = self.step(0, log=log)
+        while record["next"] == "fanout":
+            depth, parts = record["last"] + 1, record["parts"]
+            for p in range(parts):
+                self.expand(depth, p, parts, self.expand_dir(depth, p, parts))
+            for q in range(parts):
+                self.merge(depth, q, parts, [self.expand_dir(depth, p, parts)
+                                             for p in range(parts)],
+                           self.merge_dir(depth, q, parts))
+            record = self.step(depth, [self.merge_dir(depth, q, parts) for q in range(parts)],
+                               previous=record, log=log)
+            shutil.rmtree(self.work / f"d{depth:03d}", ignore_errors=True)
+        return self.finish(record)
+
+    def finish(self, record):
+        """The manifest of the database the records built; complete unless a depth limit
+        stopped the search."""
+        layers = [LayerInfo(**x) for x in record["layers"]]
+        for directory in self.work.glob("d*"):  # left empty by the work files' removal
+            if directory.is_dir() and not any(directory.iterdir()):
+                directory.rmdir()
+        return self.store.write_manifest(
+            layers, mode="frontier", segments=self.segments,
+            depth_limit=self.depth_limit if record["next"] == "limit" else None)
+
+
+_HANDED_ON = "handed on"  # what _in_process returns for a depth left to expand/merge jobs
+
+
+def _save(path, blocks):
+    """A work file: the arrays' raw bytes (native order), one after the other, written
+    atomically."""
+    with atomic_file(path) as tmp:
+        with open(tmp, "wb") as f:
+            for block in blocks:
+                block.tofile(f)
+
+
+def _segment_of_layer(groups, total, known, low, high):
+    """The distinct ranks of the groups (work-file ranges of `total` ranks in all) that are
+    in none of the known sorted arrays, sorted, as a list of arrays: through a bitset of
+    [low, high) when it is dense (a group read and marked at a time), else read into one
+    array and sorted (segment_merge_bytes bounds what either way holds)."""
+    if high - low <= DENSE_RATIO * total:
+        bits = np.zeros(words_for(high - low), dtype=np.uint64)
+        base = np.uint64(low)
+        for path, start, n in groups:
+            bitset.set_ranks(bits, _read_group(path, start, np.empty(n, dtype=np.uint64)), base)
+        for a in known:
+            bitset.clear_ranks(bits, a, base)
+        return [block + base for block in bitset.iter_ranks(bits)]
+    ranks, filled = np.empty(total, dtype=np.uint64), 0
+    for path, start, n in groups:
+        _read_group(path, start, ranks[filled:filled + n])
+        filled += n
+    ranks = _sorted(ranks)
+    ranks = ranks[:unique_sorted(ranks)]
+    for a in known:
+        ranks = ranks[:difference_sorted(ranks, a)]
+    return [ranks]
+
+
+def _read_group(path, start, into):
+    """Fill the array `into` with the ranks of a work file from position `start` on."""
+    with open(path, "rb") as f:
+        f.seek(8 * start)
+        f.readinto(memoryview(into))
+    return into
+
+
+def _sorted(a):
+    """a sorted, by SORT_THREADS threads (numpy sorts without the GIL) and a merge."""
+    if a.size < (1 << 20):
+        a.sort()
+        return a
+    halves = np.array_split(a, SORT_THREADS)
+    with ThreadPoolExecutor(SORT_THREADS) as pool:
+        list(pool.map(np.ndarray.sort, halves))
+    out = np.empty_like(a)
+    merge_sorted(halves[0], halves[1], out)
+    return out

@@ -1,0 +1,161 @@
+"""The memory a search holds, known before it starts: the engine's layout of its bit planes
+and buffers, the build of an additive pattern database, and the budget check.  Plain
+arithmetic on sizes, so that the config check, the workflow's `resources` and `puzzledb info`
+can state it without loading the compiled engine."""
+
+from math import perm
+
+from puzzledb.errors import BudgetError
+
+WORD_BITS = 64
+# Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of
+# work, and (times 64) the most ranks one extraction buffer holds.  (The one-bit sets of
+# graded searches, frontier segments and matching; see bitset.py.)
+BLOCK_WORDS = 1 << 14
+EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
+
+# The two-bit state array of an ungraded search (twobit.py): 32 states a word, cut into
+# sub-blocks of SUB_WORDS words (32,768 states) with a flag byte each for "holds a state of
+# this layer" and one for "of the next"; the next layer's ranks are read out a few
+# sub-blocks at a time into one buffer of TWOBIT_EXTRACT_SUBS sub-blocks' states.
+STATES_PER_WORD = 32
+SUB_SHIFT = 10
+SUB_WORDS = 1 << SUB_SHIFT
+SUB_STATES = SUB_WORDS * STATES_PER_WORD
+TWOBIT_EXTRACT_SUBS = 8
+TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
+
+# What a search process holds besides its search: the interpreter, numpy, numba, h5py and
+# the compiled kernels (a build of the 8-puzzle peaks at about 200 MiB in all).
+PROCESS_OVERHEAD_MB = 256
+
+
+# The frontier engine (frontier.py) expands at most this many source states at once.  Its
+# estimates made before a layer is expanded assume that no segment receives more than SKEW
+# times its share of the neighbours; a merge job's need is then computed exactly from what
+# its segments received (segment_merge_bytes), and a step job that would exceed its
+# estimate hands the depth to such jobs.
+PIECE_STATES = 1 << 18
+SKEW = 2
+DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
+#                    per incoming neighbour (the bitset is then smaller than the sort's data)
+SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
+
+
+def words_for(size):
+    return (int(size) + WORD_BITS - 1) // WORD_BITS
+
+
+def twobit_words(size):
+    """Words of the two-bit state array of `size` states."""
+    return (int(size) + STATES_PER_WORD - 1) // STATES_PER_WORD
+
+
+def sub_blocks(words):
+    """Sub-blocks (flag bytes) of a two-bit state array of `words` words."""
+    return (int(words) + SUB_WORDS - 1) // SUB_WORDS
+
+
+def search_bytes(puzzle):
+    """Bytes the in-memory search holds.
+
+    Ungraded: two bits per state of the rank space (its depth mod 3, in effect: unseen,
+    older, this layer, next layer), two flag bytes per sub-block, one extraction buffer and
+    the tables of the puzzle's layer expansion, if it has one (Puzzle.expansion_bytes).
+    Graded: one bit per rank of the current and the next level, and one extraction
+    buffer."""
+    if not puzzle.graded:
+        words = twobit_words(puzzle.size)
+        return (words * 8 + 2 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
+                + puzzle.expansion_bytes())
+    words = [words_for(size) for size in puzzle.levels()]
+    widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
+    return widest * 8 + EXTRACT_BUFFER_BYTES
+
+
+def search_mib(puzzle):
+    return search_bytes(puzzle) / 2**20
+
+
+def job_mb(puzzle):
+    """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
+    return mb_of(search_bytes(puzzle))
+
+
+def frontier_job_bytes(puzzle, count, segments):
+    """Bytes one frontier job holds when it works on a layer of `count` states cut into
+    `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
+    grouped by segment, the neighbour counts), a merge job one segment's incoming neighbours
+    (twice, to sort them) and the same segment of the two layers before."""
+    moves = max(puzzle.max_moves, 1)
+    share = min(count, SKEW * count / segments)
+    piece = min(count, PIECE_STATES)
+    expand = piece * (16 * moves + 16)
+    merge = 16 * moves * share + 16 * share
+    return int(max(expand, merge)) + EXTRACT_BUFFER_BYTES
+
+
+def segment_merge_bytes(received, known, span):
+    """Bytes the merge of one segment holds: the `received` neighbour ranks read into one
+    array and sorted into another (or a bitset of the segment's `span` ranks when it is
+    dense, and the ranks it yields), and the `known` ranks of the same segment of the two
+    layers before; and one extraction buffer."""
+    dense = span // 8 if span <= DENSE_RATIO * received else 0
+    return 16 * int(received) + 8 * int(known) + int(dense) + EXTRACT_BUFFER_BYTES
+
+
+def dense_depth_bytes(size, expansion_bytes=0):
+    """Bytes a depth of the frontier search holds when it goes through one bitset of its
+    whole level of `size` ranks (frontier.py, in-process): the bitset, a piece of the layer
+    it expands, a block of an older layer it clears, one extraction buffer, and the tables
+    of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
+    return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
+            + expansion_bytes)
+
+
+def frontier_job_mb(puzzle, count, segments):
+    """mem_mb of a frontier job, for Snakemake's scheduler (an estimate before the layer
+    is expanded)."""
+    return mb_of(frontier_job_bytes(puzzle, count, segments))
+
+
+def mb_of(job_bytes):
+    """mem_mb of a job that holds `job_bytes` besides the process itself."""
+    return int(job_bytes / 2**20) + 1 + PROCESS_OVERHEAD_MB
+
+
+def placements(cells, tiles):
+    """The placements of `tiles` distinct tiles on `cells` cells: cells! / (cells - tiles)!."""
+    return perm(int(cells), int(tiles))
+
+
+def pattern_table_bytes(cells, tiles):
+    """Bytes of one additive pattern database: a 4-bit value per placement."""
+    return (placements(cells, tiles) + 1) // 2
+
+
+def pattern_build_bytes(cells, tiles):
+    """Bytes a build of one additive pattern database holds: per placement a word of 2 bits
+    per free cell (16, 32 or 64 bits, see solvers/additive.py) and the 4-bit table."""
+    word = pattern_word_bits(cells, tiles) // 8
+    return placements(cells, tiles) * word + pattern_table_bytes(cells, tiles)
+
+
+def pattern_word_bits(cells, tiles):
+    """Bits of a placement's word in the build: 2 per free cell, rounded up to 16, 32, 64."""
+    need = 2 * (int(cells) - int(tiles))
+    return next(bits for bits in (16, 32, 64) if need <= bits)
+
+
+def pattern_job_mb(cells, tiles):
+    """What a build job of one additive pattern database needs in all, in MB."""
+    return mb_of(pattern_build_bytes(cells, tiles))
+
+
+def check_budget(puzzle, memory_mb):
+    """BudgetError unless the puzzle's search fits in memory_mb MiB (None: no budget)."""
+    need = search_mib(puzzle)
+    if memory_mb is not None and need > memory_mb:
+        raise BudgetError(f"{puzzle.name}: the search needs {need:,.0f} MiB, more than the "
+                          f"memory budget of {memory_mb:,} MiB")
+    return need

@@ -1,0 +1,288 @@
+"""Two bits per state: the state array of the in-memory search of an ungraded puzzle, its
+word operations, and the generic BFS step on it, which asks the puzzle's neighbours kernel
+state by state.  A puzzle's faster whole-layer expansion (Puzzle.layer_expansion, e.g. the
+plane kernels of sliding puzzles) works on the same array with the same operations.
+
+State r lives in word r >> 5, bits 2(r & 31) (y, the low bit) and 2(r & 31) + 1 (x):
+
+    UNSEEN 00   OLD 10 (depth < d)   CUR 11 (depth d, being expanded)   NEXT 01 (depth d + 1)
+
+This is Korf's two-bit breadth-first search (the depth mod 3, in effect).  Expanding depth d
+only ever turns UNSEEN into NEXT: a plain read shows the state unseen, then an atomic OR
+sets its y bit, and the old word it returns says whether this thread set it, so the count
+of new states is exact when two threads race.  OLD and CUR never change during an
+expansion, so a stale read is harmless.  Between depths one pass relabels NEXT -> CUR and
+CUR -> OLD (x' = x | y, y' = y & ~x, word-parallel) and then reads the ranks of the CUR
+states out in ascending order: the next layer, sorted, in the puzzle's own numbering.
+
+The array is cut into sub-blocks of SUB_WORDS words.  A flag byte per sub-block says whether
+it holds a CUR (resp. NEXT) state, so a narrow layer's expansion, relabelling and read-out
+skip the sub-blocks it does not touch.
+"""
+
+import numba
+import numpy as np
+from numba import prange
+
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
+from puzzledb.compiled import jit, neighbours
+from puzzledb.bfs.memory import (
+    STATES_PER_WORD,
+    SUB_SHIFT,
+    SUB_STATES,
+    SUB_WORDS,
+    TWOBIT_EXTRACT_SUBS,
+    sub_blocks,
+    twobit_words,
+)
+
+LANES = np.uint64(0x5555555555555555)  # the y bit of every state of a word
+ONE = np.uint64(1)
+CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
+SERIAL_SUBS = 64  # a relabelling of fewer sub-blocks than this does not wake the threads
+
+
+class StateArray:
+    """The two-bit array of a search over `size` states, and its sub-block flags."""
+
+    def __init__(self, size):
+        self.size = int(size)
+        self.words = np.zeros(twobit_words(size), dtype=np.uint64)
+        self.cur_flags = np.zeros(sub_blocks(self.words.size), dtype=np.uint8)
+        self.next_flags = np.zeros_like(self.cur_flags)
+        self.buffer = np.empty(TWOBIT_EXTRACT_SUBS * SUB_STATES, dtype=np.uint64)
+
+    def mark_current(self, ranks):
+        """Make the ranks (uint64) CUR: the goal layer, or the last layer of a resume."""
+        set_code(self.words, np.asarray(ranks, dtype=np.uint64), np.uint64(3), self.cur_flags)
+
+    def mark_old(self, ranks):
+        """Make the ranks OLD: the layers before the last one of a resume."""
+        set_code(self.words, np.asarray(ranks, dtype=np.uint64), np.uint64(2), self.cur_flags)
+
+    def next_layer(self):
+        """Relabel (NEXT -> CUR, CUR -> OLD), then yield the new CUR ranks in ascending
+        order, as uint64 views of one reused buffer (use each before asking for the next).
+        The relabelling is done when this is called, whether or not the ranks are read."""
+        subs = np.flatnonzero(self.cur_flags | self.next_flags)
+        if subs.size > SERIAL_SUBS:
+            relabel(self.words, subs)
+        else:
+            relabel_serial(self.words, subs)
+        self.cur_flags[:] = self.next_flags
+        self.next_flags[:] = 0
+        return self._ranks(np.flatnonzero(self.cur_flags))
+
+    def _ranks(self, subs):
+        i = 0
+        while i < subs.size:
+            n, i = extract_current(self.words, subs, i, self.buffer)
+            if n:
+                yield self.buffer[:n]
+
+    @staticmethod
+    def run(kernel, *args):
+        """Call a parallel expansion kernel with dynamic scheduling, CHUNKSIZE units at a
+        time: its units differ in cost, and the cores are shared with other work."""
+        old = numba.set_parallel_chunksize(CHUNKSIZE)
+        try:
+            kernel(*args)
+        finally:
+            numba.set_parallel_chunksize(old)
+
+
+# --- word operations, shared with the layer expansions of puzzles -----------------------------
+
+
+@jit(inline="always")
+def cur_lanes(v):
+    """The y-lane mask of the CUR (11) states of a word."""
+    return v & (v >> ONE) & LANES
+
+
+@jit(inline="always")
+def mark_next(a, flags, g):
+    """Mark state g NEXT if it is UNSEEN; 1 if this call marked it, else 0."""
+    w = g >> 5
+    bit = ONE << np.uint64(2 * (g & 31))
+    v = a[w]
+    if (v | (v >> ONE)) & bit:
+        return 0
+    old = atomic_or(a, w, bit)
+    if old & bit:
+        return 0
+    flags[w >> SUB_SHIFT] = 1
+    return 1
+
+
+@jit(inline="always")
+def mark_next_lanes(a, flags, w, lanes):
+    """Mark NEXT the UNSEEN states among the y-lanes `lanes` of word w; how many."""
+    v = a[w]
+    new = lanes & ~(v | (v >> ONE))
+    if new == 0:
+        return 0
+    old = atomic_or(a, w, new)
+    new &= ~old
+    if new == 0:
+        return 0
+    flags[w >> SUB_SHIFT] = 1
+    return np.int64(popcount(new))
+
+
+@jit(inline="always")
+def mark_next_shifted(a, flags, g0, lanes):
+    """Mark NEXT the UNSEEN states among g0 + i for the set y-lanes i of `lanes` (g0 need
+    not be a multiple of 32: the lanes then straddle two words); how many."""
+    w = g0 >> 5
+    s = g0 & 31
+    if s == 0:
+        return mark_next_lanes(a, flags, w, lanes)
+    low = lanes << np.uint64(2 * s)
+    high = lanes >> np.uint64(64 - 2 * s)
+    found = 0
+    if low:
+        found += mark_next_lanes(a, flags, w, low)
+    if high:
+        found += mark_next_lanes(a, flags, w + 1, high)
+    return found
+
+
+@jit
+def units_active(flags, w0, w1):
+    """Whether words [w0, w1) meet a flagged sub-block."""
+    for k in range(w0 >> SUB_SHIFT, ((w1 - 1) >> SUB_SHIFT) + 1):
+        if flags[k]:
+            return True
+    return False
+
+
+# --- the passes between depths ----------------------------------------------------------------
+
+
+@jit(parallel=True)
+def set_code(a, ranks, code, flags):
+    """OR `code` (2: OLD, 3: CUR) into the states of `ranks`, which must be UNSEEN; a CUR
+    state flags its sub-block."""
+    for i in prange(ranks.size):
+        r = np.int64(ranks[i])
+        atomic_or(a, r >> 5, code << np.uint64(2 * (r & 31)))
+        if code == 3:
+            flags[r >> (5 + SUB_SHIFT)] = 1
+
+
+@jit(inline="always")
+def _relabel_sub(a, k):
+    """NEXT -> CUR, CUR -> OLD in sub-block k."""
+    for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
+        v = a[w]
+        y = v & LANES
+        if y:  # else only UNSEEN and OLD states: nothing changes
+            x = (v >> ONE) & LANES
+            a[w] = ((x | y) << ONE) | (y & ~x)
+
+
+@jit(parallel=True)
+def relabel(a, subs):
+    """NEXT -> CUR, CUR -> OLD in the sub-blocks subs."""
+    for i in prange(subs.size):
+        _relabel_sub(a, subs[i])
+
+
+@jit
+def relabel_serial(a, subs):
+    for i in range(subs.size):
+        _relabel_sub(a, subs[i])
+
+
+@jit
+def extract_current(a, subs, first, out):
+    """The ranks of the CUR states of sub-blocks subs[first], subs[first + 1], ... into out,
+    ascending, while a whole sub-block still fits; (ranks written, next index into subs).
+    One thread without the GIL: the store compresses the previous block meanwhile."""
+    n = 0
+    i = first
+    while i < subs.size and n + SUB_STATES <= out.size:
+        k = subs[i]
+        for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
+            lanes = cur_lanes(a[w])
+            base = np.uint64(w * STATES_PER_WORD)
+            while lanes:
+                out[n] = base + (lowest_bit(lanes) >> ONE)
+                lanes &= lanes - ONE
+                n += 1
+        i += 1
+    return n, i
+
+
+@jit(parallel=True)
+def count_code(a, code):
+    """The number of states holding `code` (0 UNSEEN, 1 NEXT, 2 OLD, 3 CUR)."""
+    total = 0
+    for w in prange(a.size):
+        v = a[w]
+        y = v & LANES
+        x = (v >> ONE) & LANES
+        m = y if code & 1 else ~y & LANES
+        m &= x if code & 2 else ~x & LANES
+        total += popcount(m)
+    return total
+
+
+# --- the generic step: any puzzle, state by state ---------------------------------------------
+
+
+@jit(parallel=True)
+def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size):
+    """Mark NEXT every UNSEEN neighbour of every CUR state, the neighbours from the puzzle's
+    kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the number
+    of states marked by the sub-block k's states."""
+    for k in prange(cur_flags.size):
+        found[k] = 0
+        if not cur_flags[k]:
+            continue
+        out = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        new = 0
+        for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
+            lanes = cur_lanes(a[w])
+            while lanes:
+                r = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE)
+                lanes &= lanes - ONE
+                n = neighbours(r, level, out, work, tables)
+                for j in range(n):
+                    new += mark_next(a, next_flags, out[j])
+        found[k] = new
+
+
+class NeighboursExpansion:
+    """A layer expanded state by state through the puzzle's neighbours kernel: the default
+    of Puzzle.layer_expansion."""
+
+    def __init__(self, puzzle):
+        self.tables = puzzle.tables()
+        self.max_moves = max(int(puzzle.max_moves), 1)
+        self.work_size = max(int(puzzle.work_size), 1)
+        self.found = None
+
+    def expand(self, state, level):
+        """Mark NEXT the UNSEEN neighbours of the CUR states of `state` (a StateArray);
+        how many were marked."""
+        if self.found is None or self.found.size != state.cur_flags.size:
+            self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
+        state.run(expand, state.words, state.cur_flags, state.next_flags, self.found,
+                  np.int64(level), self.tables, self.max_moves, self.work_size)
+        return int(self.found.sum())
+
+
+def warm_up():
+    """Load (or compile) the passes above on a tiny array, so that the first layer is not
+    charged with it."""
+    state = StateArray(2 * SUB_STATES * (SERIAL_SUBS + 1))
+    state.mark_old(np.array([2], dtype=np.uint64))
+    state.mark_current(np.array([1], dtype=np.uint64))
+    state.next_flags[:] = 1  # every sub-block: the parallel relabelling runs too
+    for _ in state.next_layer():
+        pass
+    count_code(state.words, 0)
+    units_active(state.cur_flags, 0, 1)

@@ -1,0 +1,209 @@
+"""How puzzledb compiles, and the compiled side of the Puzzle interface.
+
+Every kernel is a module-level function compiled by `jit` (numba's njit with its on-disk
+cache), and a puzzle's data reaches kernels only as an argument: its *tables*, a namedtuple
+of arrays (Puzzle.tables()).  The generic loops (the BFS step, the tree search, matching)
+call `neighbours`, `lower_bound` and `relabel` below; numba resolves each call at compile
+time from the type of the tables, which every family registers with its kernels.  Nothing
+closes over a compiled function, so every loop is reloaded from the cache in the next
+process instead of being compiled again.
+
+numba checks a cached function against its own source file only, not against the files of
+the functions it calls.  The cache directory is therefore named after a digest of the whole
+package's source: any change to any kernel gives freshly compiled code.
+"""
+
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.core.errors import TypingError
+from numba.extending import overload
+
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole puzzledb package
+STALE_DAYS = 7  # cache directories of other source versions unused this long are removed
+
+
+def source_digest():
+    """A digest of every source file of the package: it names the kernel cache."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root():
+    """PUZZLEDB_CACHE_DIR, else $XDG_CACHE_HOME/puzzledb/numba (~/.cache by default)."""
+    if os.environ.get("PUZZLEDB_CACHE_DIR"):
+        return Path(os.environ["PUZZLEDB_CACHE_DIR"])
+    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(home) / "puzzledb" / "numba"
+
+
+def _use_cache_directory():
+    root = cache_root()
+    here = root / f"numba{numba.__version__}-{source_digest()}"
+    try:
+        here.mkdir(parents=True, exist_ok=True)
+    except OSError:  # an unwritable home: a private directory in the system's temp
+        root = Path(tempfile.gettempdir()) / f"puzzledb-numba-{os.getuid()}"
+        here = root / here.name
+        here.mkdir(parents=True, exist_ok=True)
+    os.utime(here)
+    old = time.time() - STALE_DAYS * 86400
+    for other in root.iterdir():
+        if other != here and other.is_dir() and other.stat().st_mtime < old:
+            shutil.rmtree(other, ignore_errors=True)
+    numba.config.CACHE_DIR = str(here)
+    return here
+
+
+CACHE_DIRECTORY = _use_cache_directory()
+
+
+def jit(function=None, *, parallel=False, inline="never"):
+    """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
+    options = dict(cache=True, nogil=True, parallel=parallel, inline=inline)
+    if function is None:
+        return numba.njit(**options)
+    return numba.njit(**options)(function)
+
+
+def set_threads(threads):
+    """Use `threads` of numba's threads (at most as many as it started with)."""
+    if threads:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+
+
+# --- dispatch on the type of the tables ------------------------------------------------------
+
+_ROLES = ("neighbours", "neighbours_after", "lower_bound", "relabel")
+_KERNELS = {role: {} for role in _ROLES}
+
+
+def register(tables_type, **kernels):
+    """Make the compiled kernels of one tables type (a namedtuple class) known:
+    neighbours(rank, level, out, work, tables) -> count,
+    neighbours_after(rank, prev, level, out, work, tables) -> count (optional: the same,
+    when work holds what the call for prev, a smaller rank, left there; prev < 0: nothing),
+    lower_bound(rank, work, tables) -> int, relabel(rank, key, tables) -> rank.
+    Tables that reach a parallel loop (neighbours, relabel) must be flat: numba's parallel
+    loops take a namedtuple of arrays, not one that nests another."""
+    for role, kernel in kernels.items():
+        if role not in _KERNELS:
+            raise TypeError(f"unknown kernel role {role!r}; use one of {', '.join(_ROLES)}")
+        _KERNELS[role][tables_type] = kernel
+
+
+def _kernel(role, tables):
+    kernel = _KERNELS[role].get(getattr(tables, "instance_class", None))
+    if kernel is None:
+        raise TypingError(f"no {role} kernel is registered for tables of type {tables}")
+    return kernel
+
+
+def _compiled_only(*args):
+    raise NotImplementedError("called from compiled code only; see puzzledb.compiled")
+
+
+def neighbours(rank, level, out, work, tables):
+    """The neighbour ranks of `rank` (a state of layer `level`) into out; their number.
+    Scratch in work (tables.work_size long or more).  Must not allocate."""
+    _compiled_only()
+
+
+def neighbours_after(rank, prev, level, out, work, tables):
+    """neighbours(rank, ...) for a caller that goes through ranks in ascending order with
+    the same work array: prev is the rank before (or < 0), and a family may decode rank
+    from where it differs from prev's.  Families without such a kernel: neighbours."""
+    _compiled_only()
+
+
+def lower_bound(rank, work, tables):
+    """An admissible lower bound on the moves from `rank` to the goal.  Tables that are a
+    plain tuple of bound tables give the largest of their bounds."""
+    _compiled_only()
+
+
+def relabel(rank, key, tables):
+    """The state `rank` with its pieces renamed by the renaming `key` (matching.py)."""
+    _compiled_only()
+
+
+def _is_plain_tuple(t):
+    return isinstance(t, types.BaseTuple) and not isinstance(
+        t, (types.NamedTuple, types.NamedUniTuple))
+
+
+@overload(neighbours, jit_options=dict(nogil=True))
+def _neighbours(rank, level, out, work, tables):
+    kernel = _kernel("neighbours", tables)
+    return lambda rank, level, out, work, tables: kernel(rank, level, out, work, tables)
+
+
+@overload(neighbours_after, jit_options=dict(nogil=True))
+def _neighbours_after(rank, prev, level, out, work, tables):
+    kernel = _KERNELS["neighbours_after"].get(getattr(tables, "instance_class", None))
+    if kernel is None:
+        return lambda rank, prev, level, out, work, tables: neighbours(rank, level, out, work,
+                                                                        tables)
+    return lambda rank, prev, level, out, work, tables: kernel(rank, prev, level, out, work,
+                                                                tables)
+
+
+@overload(lower_bound, jit_options=dict(nogil=True))
+def _lower_bound(rank, work, tables):
+    if _is_plain_tuple(tables):
+        if len(tables) == 1:
+            return lambda rank, work, tables: lower_bound(rank, work, tables[0])
+        return lambda rank, work, tables: max(lower_bound(rank, work, tables[0]),
+                                              lower_bound(rank, work, tables[1:]))
+    kernel = _kernel("lower_bound", tables)
+    return lambda rank, work, tables: kernel(rank, work, tables)
+
+
+@overload(relabel, jit_options=dict(nogil=True))
+def _relabel(rank, key, tables):
+    kernel = _kernel("relabel", tables)
+    return lambda rank, key, tables: kernel(rank, key, tables)
+
+
+# --- entry points from Python -------------------------------------------------------------------
+
+
+@jit
+def neighbours_of(rank, level, out, work, tables):
+    return neighbours(rank, level, out, work, tables)
+
+
+@jit
+def neighbours_of_many(ranks, level, max_moves, work_size, tables):
+    """Every neighbour of every rank, concatenated (int64)."""
+    out = np.empty(ranks.size * max_moves, dtype=np.int64)
+    row = np.empty(max_moves, dtype=np.int64)
+    work = np.empty(work_size, dtype=np.int64)
+    n = 0
+    for i in range(ranks.size):
+        k = neighbours(ranks[i], level, row, work, tables)
+        for m in range(k):
+            out[n] = row[m]
+            n += 1
+    return out[:n]
+
+
+@jit
+def lower_bounds(ranks, work, tables, out):
+    for i in range(ranks.size):
+        out[i] = lower_bound(ranks[i], work, tables)
+
+
+@jit
+def relabel_one(rank, key, tables):
+    return relabel(rank, key, tables)

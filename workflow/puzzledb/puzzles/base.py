@@ -1,0 +1,321 @@
+"""The one interface every puzzle implements, so that nothing outside puzzles/ knows which
+puzzle it runs.
+
+A puzzle is a state graph over a dense rank space: it parses and formats board strings, ranks
+and unranks boards, names its goal ranks, and hands its compiled kernels their data (its
+tables, see compiled.py).  Optional capabilities (symmetries, lower bounds, a move parity,
+a piece renaming, query sets, ...) are methods with a documented default, so callers ask the
+puzzle instead of asking which family it belongs to.
+
+A family's compiled kernels live in a module of their own (`kernels`), imported on first use:
+listing puzzles and checking a config load no numba.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import import_module
+
+import numpy as np
+
+from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+
+FORMAT_VERSION = 1
+SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
+
+
+class Puzzle:
+    """Base class.  Subclasses set the attributes and implement the methods marked below.
+
+    name        -- the stable name used in config.yaml, paths and the command line
+    description -- one line for `puzzledb list`
+    family      -- the family the puzzle is a member of ('sliding', 'flipit', ...)
+    kernels     -- dotted name of the module of the family's compiled kernels; importing it
+                   registers them with compiled.register for the type of tables()
+    cells       -- number of cells in a board
+    width       -- cells per row, for formatting
+    size        -- number of ranks in all (a graded puzzle: summed over its levels)
+    max_moves   -- upper bound on the neighbours of one state
+    work_size   -- length of the int64 scratch array the neighbours kernel gets
+    graded      -- True when every move changes a grade (peg solitaire: one peg fewer), so
+                   layer d is exactly grade d and each level has its own rank space
+    reversible  -- True when every move can be undone by a move (the graph is undirected),
+                   so the distance from the goal set is the distance to it
+    """
+
+    name = ""
+    description = ""
+    family = ""
+    kernels = ""
+    cells = 0
+    width = 1
+    size = 0
+    max_moves = 0
+    graded = False
+    reversible = True
+
+    @property
+    def work_size(self):
+        return self.cells
+
+    # -- to implement -------------------------------------------------------------------
+    def parse(self, text):
+        """Board string -> board (int64 array, one code per cell).  BoardError when it is
+        malformed or unreachable."""
+        raise NotImplementedError
+
+    def format(self, board):
+        """Board -> board string, rows separated by spaces."""
+        raise NotImplementedError
+
+    def rank(self, board):
+        """Board -> rank (int) in its level's rank space."""
+        raise NotImplementedError
+
+    def unrank(self, rank, level=0):
+        """Rank -> board (int64 array); BoardError for a rank outside the level."""
+        raise NotImplementedError
+
+    def goal_ranks(self):
+        """Sorted uint64 array: the layer-0 states the search starts from.  Default: the
+        rank of the puzzle's one goal board, `self.goal`."""
+        return np.array([self.rank(self.goal)], dtype=np.uint64)
+
+    def definition(self):
+        """A JSON-able dict of what fixes the state graph and the rank numbering: the
+        family, its parameters and a versioned ranking id (never prose).  Its hash is
+        stored in every layer file, so layers of a changed definition are never trusted."""
+        raise NotImplementedError
+
+    def make_tables(self):
+        """The data of the compiled kernels: a namedtuple of arrays and integers whose type
+        the family's kernels module registered (see compiled.py)."""
+        raise NotImplementedError
+
+    # -- capabilities: each has a default that says "none" ------------------------------
+    def symmetries(self):
+        """Cell maps of a symmetry group, all but the identity, that carry the state graph
+        and the goal set onto themselves (image of board b: b[perm]).  Layers are then
+        unions of orbits and are counted up to symmetry.  Default: none."""
+        return ()
+
+    def canonical_ranks(self, ranks, level=0):
+        """For each rank, the smallest rank of its orbit under the symmetries (itself
+        included), as uint64.  This default goes board by board in Python; a puzzle whose
+        layers are large overrides it with a compiled kernel."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries()]
+        out = ranks.copy()
+        for i, r in enumerate(ranks.tolist()):
+            board = self.unrank(r, level)
+            out[i] = min([r] + [self.rank(board[p]) for p in perms])
+        return out
+
+    def heuristics(self):
+        """Admissible lower bounds for tree search: name -> function building a
+        bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""
+        return {}
+
+    def pattern_bound(self, abstract, depths):
+        """The lower bound that looks positions up in `depths` (the depth of every rank of
+        `abstract`, a coarser puzzle whose every move is a move of this one): a
+        bounds.LowerBound.  Default: PuzzleError, the family has no such abstractions."""
+        raise PuzzleError(f"{self.name}: no pattern databases for {self.family} puzzles")
+
+    def additive_partitions(self):
+        """Splits of the tiles into disjoint groups for additive pattern databases
+        (solvers/additive.py): name -> TilePartition, the strongest first.  Default: none."""
+        return {}
+
+    def goal_frame(self, goal):
+        """Solving towards another goal (a board string, e.g. the literature's): an object
+        whose parse(text) turns a board written for that goal into a board of this puzzle
+        at the same distance from this puzzle's goal (BoardError when malformed or not
+        solvable towards that goal), format(board) writes such a board back as it was
+        given, and cell(c) gives the given board's cell of this puzzle's cell c (routes).
+        Default: PuzzleError, the family has no such map."""
+        raise PuzzleError(f"{self.name}: boards can be solved towards its own goal only")
+
+    def layer_expansion(self):
+        """A whole-layer expansion faster than asking the neighbours kernel state by state:
+        an object whose expand(state, level) marks NEXT every UNSEEN neighbour of every CUR
+        state of the engine's two-bit array (twobit.StateArray) and returns how many it
+        marked, and whose mark(ranks, level, bits) sets in a bitset of the whole level every
+        neighbour of a list of ascending ranks (the frontier engine's dense depths).
+        Sliding puzzles: the plane kernels.  Default: None, the engines' generic steps over
+        the neighbours kernel."""
+        return None
+
+    def expansion_bytes(self):
+        """Bytes of the tables layer_expansion() holds during a search (memory.py).
+        Default: 0."""
+        return 0
+
+    def move_parity(self, ranks):
+        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
+        one colour, as an int64 array: layer d is then all of one colour, and a state's
+        neighbours lie in the layers just above and below it (it halves the radii matching
+        tries, and the frontier engine's merges subtract one older layer, not two); None
+        when the puzzle has none.  Default: None."""
+        return None
+
+    def parity_run(self):
+        """A length L such that move_parity is the same for all the ranks of every run
+        [k L, (k + 1) L) (sliding puzzles: the plane of one blank cell), so that the states
+        of one parity are whole runs of ranks; None when the parity does not come in runs.
+        Default: None."""
+        return None
+
+    @property
+    def bipartite(self):
+        """Whether every move flips a colouring of the states (move_parity is not None): no
+        move then joins two states of one layer, so a state's neighbours lie in the layers
+        just above and below it."""
+        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
+
+    def relabelling(self):
+        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
+        for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
+        return None
+
+    def query_sets(self):
+        """Named sets of positions for meet-in-the-middle problem sets: name -> function
+        returning their sorted ranks.  Default: none."""
+        return {}
+
+    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
+        """Shortest solutions when a chain of jumps by one piece counts as one move (peg
+        solitaire's move metric): a search.SearchResult.  Default: PuzzleError."""
+        raise PuzzleError(f"{self.name} has no move metric of chained jumps "
+                          f"(peg-solutions is for peg solitaire)")
+
+    # -- levels ----------------------------------------------------------------------------
+    def level_size(self, level):
+        """Ranks of one level (of level 0 alone for an ungraded puzzle)."""
+        return self.size if level == 0 or not self.graded else 0
+
+    def levels(self):
+        """The rank-space size of each level of a graded puzzle (up to the last non-empty
+        one); [size] for an ungraded one."""
+        if not self.graded:
+            return [self.size]
+        sizes = []
+        while self.level_size(len(sizes)):
+            sizes.append(self.level_size(len(sizes)))
+        return sizes
+
+    def rank_space(self):
+        """The rank space in words, for logs and `puzzledb info`."""
+        if not self.graded:
+            return f"{self.size:,} ranks"
+        sizes = self.levels()
+        return (f"{len(sizes)} levels of {min(sizes):,} to {max(sizes):,} ranks "
+                f"({sum(sizes):,} in all)")
+
+    def level_of(self, board):
+        """The layer a board must lie in, when the puzzle's grading fixes it."""
+        return 0
+
+    # -- shared ------------------------------------------------------------------------------
+    @cached_property
+    def compiled(self):
+        """The family's kernels module (imported, and so registered, on first use)."""
+        return import_module(self.kernels)
+
+    @cached_property
+    def _tables(self):
+        self.compiled  # the kernels must be registered before the tables reach numba
+        return self.make_tables()
+
+    def tables(self):
+        """The tables of the compiled kernels, built once."""
+        return self._tables
+
+    def cells_of(self, text, alphabet, aliases=None, noun="cells", hint=None):
+        """The cells of a board string, separators removed and aliases applied: a string
+        with exactly `cells` symbols, all in `alphabet`.  BoardError naming the puzzle; noun
+        is what the family calls a cell, hint says which symbols to use."""
+        cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
+        if aliases:
+            cells = "".join(aliases.get(ch, ch) for ch in cells)
+        if len(cells) != self.cells:
+            raise BoardError(f"{self.name}: board {text!r} has {len(cells)} {noun}, "
+                             f"expected {self.cells}")
+        unknown = "".join(sorted(set(cells) - set(alphabet)))
+        if unknown and hint:
+            raise BoardError(f"{self.name}: board {text!r} has symbols {unknown!r}; {hint}")
+        if unknown:
+            raise BoardError(f"{self.name}: board {text!r} has pieces {unknown!r} not in "
+                             f"{alphabet!r}")
+        return cells
+
+    def goal_cells(self, goal, alphabet, aliases, hint):
+        """The cells of a definition's goal string, separators removed, lower case, aliases
+        applied: exactly `cells` symbols of `alphabet`, else DefinitionError naming the
+        goal (hint says which symbols to use)."""
+        cells = "".join(aliases.get(ch, ch) for ch in str(goal).lower() if ch not in SEPARATORS)
+        if len(cells) != self.cells:
+            raise DefinitionError("goal", f"{goal!r} has {len(cells)} cells, expected "
+                                  f"{self.cells} ({self.width}x{self.cells // self.width})")
+        unknown = "".join(sorted(set(cells) - set(alphabet)))
+        if unknown:
+            raise DefinitionError("goal", f"{goal!r} has symbols {unknown!r}: {hint}")
+        return cells
+
+    def check_rank(self, rank, level=0):
+        size = self.level_size(level)
+        if not 0 <= rank < size:
+            where = f" of level {level}" if self.graded else ""
+            raise BoardError(f"{self.name}: rank {rank} outside 0..{size - 1}{where}")
+
+    def neighbours(self, rank, level=0):
+        """The neighbour ranks of one state (Python-level, for queries)."""
+        out = np.empty(max(self.max_moves, 1), dtype=np.int64)
+        work = np.empty(max(self.work_size, 1), dtype=np.int64)
+        count = _generic().neighbours_of(np.int64(rank), np.int64(level), out, work,
+                                         self.tables())
+        return [int(x) for x in out[:count]]
+
+    def definition_hash(self):
+        text = json.dumps(
+            {"format": FORMAT_VERSION, "puzzle": self.name, **self.definition()},
+            sort_keys=True,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def board_rank(self, text):
+        """Parse a board string and rank it; the usual entry point for queries."""
+        return self.rank(self.parse(text))
+
+    def decode(self, rank, level=0):
+        return self.format(self.unrank(int(rank), level))
+
+    def __repr__(self):
+        return f"<puzzle {self.name}: {self.size:,} states>"
+
+
+@dataclass(frozen=True)
+class TilePartition:
+    """Tiles split into disjoint groups, for additive pattern databases: a board of width x
+    height cells whose goal (a piece code per cell, 0 the blank) holds every tile once.
+    Each group lists its tiles' codes in the order of its placement numbering; `labels`
+    names each group by its tiles' symbols (file names)."""
+
+    name: str
+    width: int
+    height: int
+    goal: tuple
+    groups: tuple
+    labels: tuple
+
+
+def _generic():
+    """puzzledb.compiled, loaded on first use like the families' kernels."""
+    return import_module("puzzledb.compiled")
+
+
+def format_rows(symbols, width):
+    return " ".join(
+        "".join(symbols[i:i + width]) for i in range(0, len(symbols), width)
+    )

@@ -1,0 +1,455 @@
+"""Sliding-tile puzzles on a rectangle with one blank: the coloured 15-puzzles, the 8-puzzle,
+the 15-puzzle.
+
+A puzzle is data: its width, height and goal string.  Pieces that repeat make a multiset
+(every arrangement is reachable, since swapping two equal pieces fixes any parity); distinct
+tiles make a permutation whose parity is tied to the blank's row (an even-width board turns
+the parity over with each vertical move, an odd-width board never does).  The compiled
+kernels are in sliding_kernels.py.
+"""
+
+import re
+from collections import Counter, namedtuple
+from functools import cached_property
+from math import factorial, prod
+
+import numpy as np
+
+from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+from puzzledb.puzzles.base import SEPARATORS, Puzzle, TilePartition, format_rows
+from puzzledb.puzzles.ranking import (
+    combination_masks,
+    multiset_weights,
+    permutation_parity,
+    rank_multiset,
+    rank_permutation,
+    unrank_multiset,
+    unrank_permutation,
+)
+from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
+
+SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+MAX_CELLS = 64  # a board's cells as the bits of one word (repeated pieces)
+
+# The kernels' data (see compiled.py).  Distinct tiles: the permutation rank of ranking.py;
+# repeated pieces: the multiset rank, with the unrank table of each class's combinations.
+PermutationTables = namedtuple("PermutationTables",
+                               "adjacent half_factorial parity_of_blank goal")
+MultisetTables = namedtuple("MultisetTables",
+                            "adjacent counts weights pools combinations full")
+ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
+PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
+RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
+
+# The plane expansion (sliding_distinct_kernels.py) of distinct tiles splits the rank around the
+# reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
+# shares one rank change, else a suffix table of at most SUFFIX_MAX_TABLE entries gives it.
+# Repeated pieces: a rank table of 2^pool entries per class, pools of at most MAX_POOL cells.
+PREFIX_MIN_BLOCK = 60
+SUFFIX_MAX_TABLE = 1 << 22
+MAX_POOL = 20
+# move m = 2 * blank + (0 down, 1 up); kind 0 prefix, 1 suffix; suffix: (window start,
+# rotation to the right, entries, offset in the one table array) of each table
+FactoredPlan = namedtuple("FactoredPlan", "target start kind split block offset suffixes")
+
+
+class SlidingPuzzle(Puzzle):
+    family = "sliding"
+    kernels = "puzzledb.puzzles.sliding.kernels"
+    max_moves = 4
+
+    def __init__(self, name, width, height, goal, description=""):
+        self.name = name
+        self.width = width
+        self.height = height
+        self.cells = width * height
+        for key, length in (("width", width), ("height", height)):
+            if length < 2:
+                raise DefinitionError(key, f"{length}: at least 2 (on a single row or column "
+                                      f"the pieces never pass each other)")
+        if self.cells > MAX_CELLS:
+            raise DefinitionError("width", f"a {width}x{height} board has {self.cells} cells, "
+                                  f"more than {MAX_CELLS}")
+        given = goal
+        goal = self.goal_cells(goal, SYMBOLS, {"_": "0"},
+                               "use 1-9 and a-z for pieces, 0 for the blank")
+        if goal.count("0") != 1:
+            raise DefinitionError("goal", f"{given!r} has {goal.count('0')} blanks (0), "
+                                  f"expected exactly one")
+        self.symbols = "0" + "".join(sorted(set(goal) - {"0"}))
+        self.code = {s: i for i, s in enumerate(self.symbols)}
+        self.goal = np.array([self.code[s] for s in goal], dtype=np.int64)
+        self.goal_blank = goal.index("0")
+        self.counts = np.array([goal.count(s) for s in self.symbols], dtype=np.int64)
+        self.adjacent = grid_adjacency(width, height)
+        self.distinct = bool(np.all(self.counts == 1))
+        # distinct tiles: half the orders of the tiles, for each blank cell; repeated pieces:
+        # every arrangement (swapping two equal pieces fixes any parity)
+        size = (self.cells * (factorial(self.cells - 1) // 2) if self.distinct else
+                factorial(self.cells) // prod(factorial(int(c)) for c in self.counts))
+        if size >= 2**63:
+            raise DefinitionError("goal", f"{width}x{height} with these pieces has {size:,} "
+                                  f"positions, too many to rank in 64 bits")
+        if self.distinct:
+            self.half_factorial = factorial(len(self.symbols) - 1) // 2
+            self.size = self.cells * self.half_factorial
+            goal_parity = permutation_parity(p for p in self.goal if p)
+            flips = (width - 1) & 1
+            self.parity_of_blank = np.array(
+                [goal_parity ^ (flips * (b // width - self.goal_blank // width) & 1)
+                 for b in range(self.cells)],
+                dtype=np.int64,
+            )
+        else:
+            self.weights, self.size = multiset_weights(self.counts)
+        self.description = description or (
+            f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}")
+
+    @property
+    def work_size(self):
+        # distinct tiles: the board and, per tile, three numbers that let the next rank in
+        # order be decoded from where this one differs (permutation_unrank_after)
+        return 4 * self.cells - 3 if self.distinct else 2 * self.counts.size
+
+    def definition(self):
+        return {
+            "family": "sliding",
+            "width": self.width,
+            "height": self.height,
+            "goal": self.format(self.goal),
+            "ranking": "permutation-parity/1" if self.distinct else "multiset/1",
+        }
+
+    def make_tables(self):
+        if self.distinct:
+            return PermutationTables(self.adjacent, np.int64(self.half_factorial),
+                                     self.parity_of_blank, self.goal)
+        k = self.counts.size
+        pools = np.array([self.cells - self.counts[0] - self.counts[1:c].sum()
+                          for c in range(k)], dtype=np.int64)
+        masks = [combination_masks(pools[c], self.counts[c]) for c in range(1, k - 1)]
+        combinations = np.zeros((k, max([m.size for m in masks], default=1)), np.uint64)
+        for c, table in enumerate(masks, 1):
+            combinations[c, : table.size] = table
+        return MultisetTables(self.adjacent, self.counts, self.weights, pools, combinations,
+                              np.uint64((1 << self.cells) - 1))
+
+    # -- the layer expansion: whole planes of the engine's two-bit array --------------------
+    #
+    # Both rank families put the blank's cell first, so the states with the blank in cell b
+    # are one plane of consecutive ranks, and a horizontal move keeps the rest of the rank:
+    # a whole word of states moves to the next plane at once.  See sliding_plane_kernels.py.
+
+    def layer_expansion(self):
+        """The plane kernels; None for a board whose tables would be too large (the engine
+        then expands state by state)."""
+        if self.plane_plan is None:
+            return None
+        return self.compiled.plane_expansion(self)
+
+    def expansion_bytes(self):
+        plan = self.plane_plan
+        if plan is None:
+            return 0
+        if self.distinct:
+            return 8 * sum(entries for _, _, entries, _ in plan.suffixes)
+        return 4 * sum(1 << p for p in plan)
+
+    @cached_property
+    def plane_plan(self):
+        """Distinct tiles: a FactoredPlan; repeated pieces: the pool of each class 1..K-2 (one
+        rank table each); None when a table would be too large."""
+        if not self.distinct:
+            k = self.counts.size
+            pools = [self.cells - int(self.counts[0]) - int(self.counts[1:c].sum())
+                     for c in range(1, k - 1)]
+            return None if any(p > MAX_POOL for p in pools) else pools
+        n, w = self.cells - 1, self.width
+        moves = 2 * self.cells
+        target, start, kind, split, offset = ([-1] * moves, [0] * moves, [0] * moves,
+                                              [0] * moves, [0] * moves)
+        block = [1] * moves
+        suffixes = {}
+        at = 0
+        for b in range(self.cells):
+            # down: the tile below moves up, the window [b, b + w) of reading positions
+            # turns right; up: the window [b - w, b) turns left
+            for d, (to, a) in enumerate(((b + w, b), (b - w, b - w))):
+                if not 0 <= to < self.cells:
+                    continue
+                m = 2 * b + d
+                target[m], start[m] = to, a
+                prefix = factorial(n - a - w) // 2 if n - a - w >= 2 else 0
+                if prefix >= PREFIX_MIN_BLOCK or factorial(n - a) > SUFFIX_MAX_TABLE:
+                    if prefix < 1:
+                        return None
+                    kind[m], split[m], block[m] = 0, a + w, prefix
+                    continue
+                kind[m], split[m], block[m] = 1, a, factorial(n - a) // 2
+                key = (a, d == 0)
+                if key not in suffixes:
+                    suffixes[key] = (a, d == 0, factorial(n - a), at)
+                    at += factorial(n - a)
+                offset[m] = suffixes[key][3]
+        arrays = (np.array(v, dtype=np.int64) for v in (target, start, kind, split, block,
+                                                       offset))
+        return FactoredPlan(*arrays, tuple(suffixes.values()))
+
+    # -- boards --------------------------------------------------------------------------
+    def parse(self, text):
+        board = self.pieces(text)
+        if not self.reachable(board):
+            raise BoardError(f"{self.name}: board {text!r} is unreachable (wrong "
+                             f"permutation parity)")
+        return board
+
+    def pieces(self, text):
+        """The piece codes of a board string holding the goal's pieces, reachable or not.
+        Besides symbols, the literature's notation is read: one decimal number a cell
+        (`14 13 15 7 ...`), tile n being symbol n."""
+        tokens = [t for t in re.split(f"[{re.escape(SEPARATORS)}]+", str(text)) if t]
+        if len(tokens) == self.cells and all(t.isdecimal() and int(t) < len(SYMBOLS)
+                                             for t in tokens):
+            text = "".join(SYMBOLS[int(t)] for t in tokens)
+        cells = self.cells_of(str(text).lower(), self.symbols, {"_": "0"})
+        have = Counter(cells)
+        for symbol, want in zip(self.symbols, self.counts):
+            if have[symbol] != want:
+                raise BoardError(f"{self.name}: board {text!r} has {have[symbol]} of piece "
+                                 f"{symbol!r}, expected {want}")
+        return np.array([self.code[s] for s in cells], dtype=np.int64)
+
+    def reachable(self, board):
+        """Whether the goal reaches the board: always with repeated pieces; with distinct
+        tiles when its permutation parity is the one its blank's row calls for."""
+        if not self.distinct:
+            return True
+        blank = int(np.flatnonzero(board == 0)[0])
+        return permutation_parity(p for p in board if p) == self.parity_of_blank[blank]
+
+    def format(self, board):
+        return format_rows([self.symbols[p] for p in board], self.width)
+
+    # One board is ranked and decoded in plain Python (ranking.py), without the kernels:
+    # a job that decodes a few boards then never loads numba.
+    def rank(self, board):
+        if self.distinct:
+            return rank_permutation(board)
+        return rank_multiset(board, self.counts)
+
+    def unrank(self, rank, level=0):
+        self.check_rank(rank, level)
+        if self.distinct:
+            board = unrank_permutation(int(rank), self.parity_of_blank)
+        else:
+            board = unrank_multiset(int(rank), self.counts)
+        return np.array(board, dtype=np.int64)
+
+    # -- capabilities ----------------------------------------------------------------------
+    def move_parity(self, ranks):
+        """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
+        blank's cell (the rank's leading digit) flips with every move."""
+        blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
+        return (blank // self.width + blank % self.width) & 1
+
+    def parity_run(self):
+        """The plane of one blank cell: its ranks are consecutive, its parity the same."""
+        return self.half_factorial if self.distinct else int(self.weights[0])
+
+    def symmetries(self):
+        """The rectangle's symmetries (the square's eight) that map the goal onto itself,
+        piece for piece: moves go to moves, so layers are unions of orbits.  Only a goal
+        with repeated pieces can have one (distinct tiles would need renaming)."""
+        return tuple(p for p in cell_maps(self.width, self.height)[1:]
+                     if np.array_equal(self.goal[list(p)], self.goal))
+
+    def canonical_ranks(self, ranks, level=0):
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        if not self.symmetries():
+            return ranks.copy()
+        perms = np.array([tuple(range(self.cells)), *self.symmetries()], dtype=np.int64)
+        return self.compiled.canonical(ranks, perms, self.tables())
+
+    def heuristics(self):
+        return {"manhattan": lambda: self.compiled.manhattan_bound(self)}
+
+    def pattern_bound(self, abstract, depths):
+        return self.compiled.pattern_bound(self, abstract, self.colouring(abstract), depths)
+
+    def query_sets(self):
+        """Distinct tiles: 'blank-at-goal', every position with the blank where the goal has
+        it, one block of ranks because the blank's cell is the rank's leading digit."""
+        if not self.distinct:
+            return {}
+        block = self.half_factorial
+        return {"blank-at-goal": lambda: np.arange(self.goal_blank * block,
+                                                  (self.goal_blank + 1) * block,
+                                                  dtype=np.uint64)}
+
+    def relabelling(self):
+        """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
+        SlidingRelabelling); None for pieces that repeat."""
+        return SlidingRelabelling(self) if self.distinct else None
+
+    def additive_partitions(self):
+        """The 15-puzzle (4x4, distinct tiles, blank's goal bottom right): 7-8 and 6-6-3,
+        the splits of Korf and Felner (see PARTITIONS_4X4); none for other boards."""
+        if not self.distinct or (self.width, self.height, self.goal_blank) != (4, 4, 15):
+            return {}
+        return {name: self.partition(name, groups)
+                for name, groups in PARTITIONS_4X4.items()}
+
+    def partition(self, name, groups):
+        """A TilePartition of this board from groups of goal cells (the blank's left out)."""
+        tiles = [tuple(int(self.goal[c]) for c in cells if c != self.goal_blank)
+                 for cells in groups]
+        return TilePartition(name, self.width, self.height, tuple(int(p) for p in self.goal),
+                             tuple(tiles),
+                             tuple("".join(self.symbols[t] for t in g) for g in tiles))
+
+    def goal_frame(self, goal):
+        """Distinct tiles: a GoalFrame towards `goal`, the same tiles in another order."""
+        if not self.distinct:
+            raise PuzzleError(f"{self.name}: --goal needs distinct tiles")
+        return GoalFrame(self, goal)
+
+    # -- Manhattan distance and pattern databases --------------------------------------------
+    #
+    # Manhattan distance, for distinct or repeated pieces.  Admissible: a move takes one piece
+    # one cell, so it lowers that piece's distance to its nearest goal cell of its kind by
+    # at most one, and at the goal every such distance is zero.  With distinct tiles the
+    # nearest goal cell is the tile's own: the classic Manhattan distance.
+
+    def manhattan_costs(self):
+        """costs[cell, piece]: rows plus columns from cell to the nearest goal cell of piece
+        (0 for the blank)."""
+        w = self.width
+        costs = np.zeros((self.cells, len(self.symbols)), dtype=np.int64)
+        for piece in range(1, len(self.symbols)):
+            targets = np.flatnonzero(self.goal == piece)
+            for cell in range(self.cells):
+                costs[cell, piece] = min(abs(cell // w - t // w) + abs(cell % w - t % w)
+                                         for t in targets)
+        return costs
+
+    def manhattan_reference(self, board):
+        """Manhattan distance of a board, in plain Python (tests compare the kernel)."""
+        w = self.width
+        goal = [int(p) for p in self.goal]
+        return sum(min(abs(cell // w - t // w) + abs(cell % w - t % w)
+                       for t, g in enumerate(goal) if g == piece)
+                   for cell, piece in enumerate(int(p) for p in board) if piece)
+
+    # An abstraction colours the pieces (tile -> colour, the blank stays the blank) so that
+    # the goal becomes the abstract puzzle's goal, on a board of the same shape.  Admissible:
+    # moves depend only on where the blank is, so every move maps to a move of the abstract
+    # puzzle and every solution to an abstract solution of the same length; the abstract
+    # distance, read from its database, is at most the true one.
+
+    def colouring(self, abstract, colour_of=None):
+        """The colour (abstract piece code) of each piece code, as an int64 array.
+
+        colour_of: {piece symbol: abstract symbol}; by default read off the two goals cell by
+        cell.  PuzzleError unless it maps the blank to the blank and the goal onto the
+        goal."""
+        refused = f"{abstract.name} is not an abstraction of {self.name}"
+        if abstract.family != self.family or abstract.cells != self.cells or \
+                abstract.width != self.width:
+            raise PuzzleError(f"{refused}: pattern databases need two sliding puzzles of "
+                              f"the same shape")
+        if colour_of is None:
+            colour_of = {}
+            for p, a in zip(self.goal, abstract.goal):
+                symbol, colour = self.symbols[p], abstract.symbols[a]
+                if colour_of.setdefault(symbol, colour) != colour:
+                    raise PuzzleError(f"{refused}: piece {symbol!r} would get two colours")
+        missing = [s for s in self.symbols if s not in colour_of]
+        if missing:
+            raise PuzzleError(f"{refused}: no colour for piece {missing[0]!r}")
+        colours = np.array([abstract.code[colour_of[s]] for s in self.symbols],
+                           dtype=np.int64)
+        blank_ok = colours[0] == 0 and np.count_nonzero(colours == 0) == 1
+        if not blank_ok or not np.array_equal(colours[self.goal], abstract.goal):
+            raise PuzzleError(f"{refused}: the colouring does not map the goal onto the goal")
+        return colours
+
+
+# Additive partitions of the 4x4 board as the goal cells of each group's tiles, strongest
+# first.  7-8: the top two rows and the rest, the split of Korf and Felner (2002) (turned by
+# 180 degrees, their goal having the blank top left).  6-6-3: the left column with the middle
+# of column 1, the right block with the bottom row's last two, and the top row's right three.
+PARTITIONS_4X4 = {
+    "7-8": ((0, 1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14)),
+    "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
+}
+
+
+class GoalFrame:
+    """Boards written for another goal of the same tiles, e.g. the literature's 15-puzzle
+    goal with the blank top left.  A symmetry of the grid that takes that goal's blank cell to
+    ours, then the renaming of tiles that takes that goal onto ours, map every board to a board
+    at the same distance from our goal: both commute with moves.  Routes map back cell by
+    cell through the inverse symmetry."""
+
+    def __init__(self, puzzle, goal):
+        self.puzzle = puzzle
+        self.text = goal
+        given = puzzle.pieces(goal)
+        w, h = puzzle.width, puzzle.height
+        blank = int(np.flatnonzero(given == 0)[0])
+        for cell_map in grid_symmetries(w, h):  # cell_map[c]: where cell c goes
+            if cell_map[blank] == puzzle.goal_blank:
+                break
+        else:
+            raise BoardError(f"{puzzle.name}: no symmetry of the board takes the blank of "
+                             f"goal {goal!r} to cell {puzzle.goal_blank}")
+        self.cell_map = cell_map
+        self.back = np.argsort(cell_map)
+        self.rename = np.zeros(puzzle.cells, dtype=np.int64)
+        self.rename[given] = puzzle.goal[cell_map]
+
+    def parse(self, text):
+        board = np.zeros(self.puzzle.cells, dtype=np.int64)
+        board[self.cell_map] = self.rename[self.puzzle.pieces(text)]
+        if not self.puzzle.reachable(board):
+            raise BoardError(f"{self.puzzle.name}: board {text!r} is unreachable from goal "
+                             f"{self.text!r} (wrong permutation parity)")
+        return board
+
+    def format(self, board):
+        given = np.argsort(self.rename)[np.asarray(board)[self.cell_map]]
+        return self.puzzle.format(given)
+
+    def cell(self, c):
+        return int(self.back[c])
+
+
+def grid_symmetries(width, height):
+    """The symmetries of a width x height grid as cell maps (new cell of each cell), the
+    identity first: the four flips and turns, and on a square the four more that transpose."""
+    rows, cols = np.divmod(np.arange(width * height), width)
+    maps = [(rows, cols), (rows, width - 1 - cols), (height - 1 - rows, cols),
+            (height - 1 - rows, width - 1 - cols)]
+    if width == height:
+        maps += [(c, r) for r, c in maps]
+    return [r * width + c for r, c in maps]
+
+
+class SlidingRelabelling:
+    """Tile renaming for matching.py.  Moves depend only on where the blank is, so renaming
+    the tiles maps paths to paths: a query q with its blank where the goal has it is the goal
+    renamed by s (s(goal[i]) = q[i]), and the states j moves from q are the goal's layer j
+    renamed by s.  s is even (q and the goal have the same blank cell, hence the same
+    parity), so renamed states stay reachable.  The key of such a query is its own rank;
+    compiled.relabel(rank, key, tables) renames a state by the query `key`."""
+
+    def __init__(self, puzzle):
+        puzzle.compiled  # the relabel kernel is registered before its tables reach numba
+        self.goal_blank = puzzle.goal_blank
+        self.block = puzzle.half_factorial
+        self.tables = RelabelTables(np.int64(puzzle.half_factorial), puzzle.parity_of_blank,
+                                    puzzle.goal)
+
+    def keys(self, ranks):
+        ranks = np.asarray(ranks, dtype=np.int64)
+        return np.where(ranks // self.block == self.goal_blank, ranks, -1)

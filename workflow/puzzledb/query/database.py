@@ -1,0 +1,200 @@
+"""Queries answered from a finished depth database: distance, an optimal solution, the number
+of optimal solutions, positions at a given depth.
+
+Everything here reads layers through the store; nothing reaches into the engine.  For a
+reversible puzzle a state at depth d has a neighbour at depth d-1, so descending the layers
+gives an optimal solution, and summing over those neighbours counts all of them.  `descend`
+and `depths_of` work on any set of layers that answers contains(depth, ranks): the stored
+database here, or the goal layers held in memory by matching.py.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from puzzledb import puzzles
+from puzzledb.errors import BoardError, LayerError, PuzzleError
+from puzzledb.store.layers import LayerStore
+
+
+def layer_directory(results, name):
+    return Path(results) / name / "layers"
+
+
+def depths_of(ranks, contains, depths):
+    """The depth of each rank among the layers `depths` (int16), -1 for a rank in none;
+    contains(depth, ranks) -> bool mask."""
+    queries, inverse = np.unique(np.asarray(ranks, dtype=np.uint64), return_inverse=True)
+    found = np.full(queries.size, -1, dtype=np.int16)
+    for depth in depths:
+        todo = np.flatnonzero(found < 0)  # sorted and distinct, as contains likes them
+        if todo.size == 0:
+            break
+        found[todo[contains(depth, queries[todo])]] = depth
+    return found[inverse]
+
+
+def descend(puzzle, rank, depth, contains):
+    """A path of ranks from a state of layer `depth` to the goal: at each step the smallest
+    neighbour one layer down (so the path is reproducible).  LayerError if a state has no
+    neighbour one layer down: the layers are inconsistent."""
+    path = [int(rank)]
+    for d in range(depth - 1, -1, -1):
+        near = np.array(puzzle.neighbours(path[-1]), dtype=np.uint64)
+        below = near[contains(d, near)]
+        if below.size == 0:
+            raise LayerError(f"{puzzle.name}: state {path[-1]} of layer {d + 1} has no "
+                             f"neighbour in layer {d}; the layers are inconsistent")
+        path.append(int(below.min()))
+    return path
+
+
+class DepthDatabase:
+    """The stored layers of one puzzle.  Open with DepthDatabase.open(name, results)."""
+
+    def __init__(self, puzzle, directory):
+        self.puzzle = puzzle
+        self.store = LayerStore(directory, puzzle)
+        self.manifest = self.store.manifest()
+        self.max_depth = int(self.manifest["max_depth"])
+        self.total = int(self.manifest["total"])
+        self.counts = [int(layer["count"]) for layer in self.manifest["layers"]]
+        # a search stopped by a depth limit stored layers 0..max_depth of a deeper space
+        self.depth_limit = self.manifest.get("depth_limit")
+        self.partial = self.depth_limit is not None
+        self._layers = {}
+
+    @classmethod
+    def open(cls, name, results="results"):
+        puzzle = puzzles.get(name)
+        return cls(puzzle, layer_directory(results, name))
+
+    def close(self):
+        for layer in self._layers.values():
+            layer.close()
+        self._layers.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def layer(self, depth):
+        if not 0 <= depth <= self.max_depth:
+            raise PuzzleError(
+                f"{self.puzzle.name}: no layer {depth} (depths are 0..{self.max_depth})"
+            )
+        if depth not in self._layers:
+            layer = self.store.open_layer(depth)
+            if layer.count != self.counts[depth]:
+                layer.close()
+                raise LayerError(
+                    f"corrupt layer file {layer.path}: {layer.count} ranks, "
+                    f"manifest says {self.counts[depth]}"
+                )
+            self._layers[depth] = layer
+        return self._layers[depth]
+
+    def contains(self, depth, ranks):
+        """Membership of each rank in layer `depth`, as a bool array."""
+        return self.layer(depth).contains_many(ranks)
+
+    def depths(self, ranks):
+        """The depth of each rank (any order, as int16), -1 for a rank in no layer."""
+        return depths_of(ranks, self.contains, range(self.max_depth + 1))
+
+    # -- single positions --------------------------------------------------------------
+    def locate(self, board_text):
+        """Parse a board string; (rank, depth).  The depth is None for a board of a partial
+        database that lies beyond its deepest stored layer; BoardError for a board in no
+        layer of a complete database."""
+        board = self.puzzle.parse(board_text)
+        rank = self.puzzle.rank(board)
+        if self.puzzle.graded:  # the grading fixes the layer
+            level = self.puzzle.level_of(board)
+            depths = [level] if 0 <= level <= self.max_depth else []
+        else:
+            depths = range(self.max_depth + 1)
+        depth = int(depths_of([rank], self.contains, depths)[0])
+        if depth < 0 and self.partial:
+            return rank, None
+        if depth < 0:
+            raise BoardError(
+                f"{self.puzzle.name}: board {board_text!r} is unreachable (in no layer)"
+            )
+        return rank, depth
+
+    def distance(self, board_text):
+        """The board's distance: an int, or None when it is more than max_depth moves away
+        (a partial database)."""
+        return self.locate(board_text)[1]
+
+    def _within(self, board_text):
+        """(rank, depth) of a board that lies in a stored layer; BoardError otherwise."""
+        rank, depth = self.locate(board_text)
+        if depth is None:
+            raise BoardError(f"{self.puzzle.name}: board {board_text!r} is more than "
+                             f"{self.max_depth} moves away, beyond the stored layers")
+        return rank, depth
+
+    def _require_reversible(self):
+        if not self.puzzle.reversible:
+            raise PuzzleError(
+                f"{self.puzzle.name}: moves cannot be undone, so its layers give no route "
+                f"to the goal; use a tree-search solver"
+            )
+
+    def solution(self, board_text):
+        """An optimal solution: the ranks from the board to a goal, one per move."""
+        self._require_reversible()
+        rank, depth = self._within(board_text)
+        return descend(self.puzzle, rank, depth, self.contains)
+
+    def solve(self, board_text):
+        """An optimal solution as board strings, the start first and a goal last."""
+        return [self.puzzle.decode(r) for r in self.solution(board_text)]
+
+    def count_solutions(self, board_text):
+        """The number of distinct optimal move sequences from the board to the goal set."""
+        self._require_reversible()
+        rank, depth = self._within(board_text)
+        ways = {rank: 1}
+        for d in range(depth, 0, -1):
+            sources = list(ways.items())
+            near = [self.puzzle.neighbours(r) for r, _ in sources]
+            inside = iter(self.contains(d - 1, np.concatenate(near).astype(np.uint64)))
+            following = {}
+            for (_, w), ranks in zip(sources, near):
+                for n in ranks:
+                    if next(inside):
+                        following[n] = following.get(n, 0) + w
+            ways = following
+        return sum(ways.values())
+
+    # -- whole layers ------------------------------------------------------------------
+    def positions_at(self, depth, count=None, seed=0):
+        """Ranks at a depth: all of them, or `count` drawn at random (reproducibly)."""
+        layer = self.layer(depth)
+        if count is None or count >= layer.count:
+            return layer.ranks()
+        rng = np.random.default_rng(seed)
+        picks = np.sort(rng.choice(layer.count, size=count, replace=False))
+        return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+
+    def extent(self):
+        """The stored layers in words: 'layers 0..28 of a deeper space' for a partial
+        database."""
+        if self.partial:
+            return f"layers 0..{self.max_depth} of a deeper space (depth limit {self.depth_limit})"
+        return f"all {self.max_depth + 1} layers"
+
+    def summary(self):
+        """(depth, count, cumulative) rows, counts read from the layer files themselves."""
+        rows = []
+        cumulative = 0
+        for depth in range(self.max_depth + 1):
+            count = self.layer(depth).count
+            cumulative += count
+            rows.append((depth, count, cumulative))
+        return rows

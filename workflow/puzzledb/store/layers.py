@@ -1,0 +1,339 @@
+"""The layer store: one HDF5 file per BFS depth, and a manifest that marks a database complete.
+
+results/<puzzle>/layers/depth_NNN.h5 holds dataset `ranks` (uint64, sorted ascending,
+chunked, shuffled and deflated) and dataset `index` (the first rank of every
+chunk, so a lookup reads one chunk): the format, its chunks' coding and the reader Layer
+are in layer.py.  A layer is written under a temporary name and renamed,
+so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
+the manifest, catches the rest.  manifest.json is written last.  Every file puzzledb writes
+(layers, manifests, tables, plots) goes through atomic_file.  LayerStore.check_layer is the
+one full check of a layer: a resuming build uses it to find the last good layer
+(good_layers), `puzzledb verify` and the verify rule to scrub a finished database (verify).
+"""
+
+import errno
+import json
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from puzzledb.errors import LayerError, one_line
+from puzzledb.store.files import allocate, atomic_file, free_bytes, write_text, writer_gone
+from puzzledb.store.layer import (
+    CHUNK,
+    COMPRESS_THREADS,
+    FILTERS,
+    POOL,
+    Layer,
+    chunks_of,
+    encode_chunk,
+    layer_name,
+    ranks_crc,
+)
+from puzzledb.puzzles.base import FORMAT_VERSION
+
+MANIFEST = "manifest.json"
+
+
+@dataclass
+class LayerInfo:
+    depth: int
+    count: int
+    crc32: int
+    bytes: int = 0  # the size of its file
+
+
+@dataclass
+class Verified:
+    """What LayerStore.verify checked; printed as its one-line summary."""
+
+    puzzle: str
+    layers: int
+    total: int
+    seconds: float
+
+    def __str__(self):
+        return (f"{self.puzzle}: verified {self.layers} layers (depths 0..{self.layers - 1}), "
+                f"{self.total:,} states: order, counts, CRC-32 and definition hash as the "
+                f"manifest lists them ({self.seconds:.1f} s)")
+
+
+@contextmanager
+def _hdf5_file_with_room(tmp, count):
+    """h5py.File(tmp, "w") for a layer of `count` ranks, and a function room(n) to call
+    before HDF5 is handed the first n bytes of chunk data.
+
+    h5py cannot recover from a failure of HDF5 to write: a close that fails raises again
+    from destructors, and the next HDF5 call can crash the process.  So when the disk could
+    fill up while this layer is written (_disk_may_fill), HDF5 is not let run out of space:
+    room() allocates the file's blocks ahead of what HDF5 writes, plus room for the
+    metadata it writes when it closes the file, and the file is cut back to what HDF5 used
+    once it is complete.  A full disk is then an OSError from the allocation, with HDF5
+    untouched.  Otherwise (the usual case) room() does nothing and costs nothing."""
+    headroom = (64 << 10) + 128 * (count // CHUNK + 1)  # headers, chunk B-tree, index
+    if not _disk_may_fill(tmp.parent, count, headroom):
+        with h5py.File(tmp, "w") as f:
+            yield f, lambda data_bytes: None
+        return
+    if free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    f = h5py.File(tmp, "w")
+    fd = None
+    allocated = 0
+
+    def room(data_bytes):
+        nonlocal allocated
+        if data_bytes + headroom > allocated:
+            allocate(fd, allocated, data_bytes + headroom - allocated)
+            allocated = data_bytes + headroom
+
+    try:
+        fd = os.open(tmp, os.O_WRONLY)
+        room(0)
+        yield f, room
+        f.flush()
+        used = f.id.get_filesize()  # HDF5's end of allocation, not the allocated blocks
+        f.close()
+        os.ftruncate(fd, used)
+    finally:
+        f.close()
+        if fd is not None:
+            os.close(fd)
+
+
+def _disk_may_fill(directory, count, headroom):
+    """Whether the disk has less free space than twice the most a layer file of `count`
+    ranks can take: its raw ranks, deflate's worst case (stored blocks, about 0.1 % more)
+    and its metadata.  Twice, for other writers on the same disk."""
+    most = count * 8 + (count * 8) // 512 + headroom
+    return free_bytes(directory) < 2 * most
+
+
+class LayerStore:
+    """The layers of one puzzle in one directory."""
+
+    def __init__(self, directory, puzzle):
+        self.directory = Path(directory)
+        self.puzzle = puzzle
+        self.definition_hash = puzzle.definition_hash()
+
+    def path(self, depth):
+        return self.directory / layer_name(depth)
+
+    def write_layer(self, depth, chunks, count):
+        """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count`."""
+        crc = 0
+        written = 0
+        index = []
+        path = self.path(depth)
+        stored = 0  # bytes of compressed chunks handed to HDF5
+        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room):
+            # maxshape None lets a small layer still use full-size chunks
+            ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
+                                  chunks=(CHUNK,), **FILTERS)
+            pending = []  # (offset, compression job), oldest first
+
+            def write_oldest(n):
+                # only the oldest n are awaited: the threads keep compressing the newer
+                # chunks meanwhile, and this thread reads out the next ones
+                nonlocal stored
+                encoded = [(offset, job.result()) for offset, job in pending[:n]]
+                stored += sum(len(data) for _, data in encoded)
+                room(stored)
+                for offset, data in encoded:
+                    ds.id.write_direct_chunk((offset,), data)
+                del pending[:n]
+
+            for chunk in chunks_of(chunks):
+                if written + chunk.size > count:
+                    raise LayerError(f"layer {depth}: more than the {count} ranks announced")
+                index.append(int(chunk[0]))
+                crc = ranks_crc(chunk, crc)
+                pending.append((written, POOL.submit(encode_chunk, chunk)))
+                written += chunk.size
+                if len(pending) >= 4 * COMPRESS_THREADS:
+                    write_oldest(2 * COMPRESS_THREADS)
+            write_oldest(len(pending))
+            if written != count:
+                raise LayerError(f"layer {depth}: {written} ranks written, {count} announced")
+            f.create_dataset("index", data=np.array(index, dtype=np.uint64))
+            f.attrs.update(
+                puzzle=self.puzzle.name, depth=depth, count=count, crc32=crc,
+                definition_hash=self.definition_hash, format_version=FORMAT_VERSION,
+            )
+        return LayerInfo(depth, count, crc, self.path(depth).stat().st_size)
+
+    def open_layer(self, depth):
+        path = self.path(depth)
+        if not path.exists():
+            raise LayerError(f"missing layer file {path}")
+        layer = Layer(path)
+        if layer.puzzle != self.puzzle.name or layer.depth != depth:
+            layer.close()
+            raise LayerError(
+                f"layer file {path} holds {layer.puzzle} depth {layer.depth}, "
+                f"expected {self.puzzle.name} depth {depth}"
+            )
+        if layer.definition_hash != self.definition_hash:
+            layer.close()
+            raise LayerError(
+                f"layer file {path} was built from another definition of {self.puzzle.name}"
+            )
+        return layer
+
+    def check_layer(self, depth, expected=None, progress=None):
+        """Read layer `depth` in full and check it: a file of this puzzle's layer `depth`
+        built from this definition (its hash), its ranks whole (Layer.verify: count, order,
+        rank space, CRC-32, index) and, given `expected` (the manifest's LayerInfo), the
+        count and CRC-32 the manifest lists.  Its LayerInfo; a LayerError with .depth set
+        when anything is wrong."""
+        try:
+            with self.open_layer(depth) as layer:
+                layer.verify(self.puzzle.level_size(depth if self.puzzle.graded else 0),
+                             progress)
+                info = LayerInfo(layer.depth, layer.count, layer.crc32,
+                                 self.path(depth).stat().st_size)
+        except LayerError as err:
+            raise LayerError(str(err), depth) from None
+        if expected is not None and (info.count, info.crc32) != (expected.count,
+                                                                 expected.crc32):
+            raise LayerError(
+                f"corrupt layer file {self.path(depth)}: {info.count:,} ranks with CRC-32 "
+                f"{info.crc32:08x}, the manifest lists {expected.count:,} with "
+                f"{expected.crc32:08x}", depth)
+        return info
+
+    def good_layers(self):
+        """The stored layers 0, 1, ... that read back whole (LayerInfo each), up to the
+        first that is missing or does not pass check_layer.  Reads every layer in full;
+        changes nothing."""
+        good = []
+        while self.path(len(good)).exists():
+            try:
+                good.append(self.check_layer(len(good)))
+            except LayerError:
+                break
+        return good
+
+    def verify(self, repair=False, progress=None):
+        """Scrub the database, as `puzzledb verify` does: the manifest, then every layer it
+        lists read in full and checked against it (check_layer).  A Verified summary when
+        all is well, else a LayerError naming the first bad layer (its depth and file).
+        Without a manifest the layers present are checked and the database is reported
+        incomplete.  repair: also remove the first bad layer, the layers after it and the
+        manifest (prune; a bad manifest alone is removed), so the next build resumes from
+        the last good layer.  progress(n, total) is called as ranks are read."""
+        started = time.perf_counter()
+        name = self.puzzle.name
+        complete = self.manifest_path().exists()
+        try:
+            if complete:
+                expected = self.manifest_layers()
+                total = sum(info.count for info in expected)
+            else:  # the layers present when the scrub starts, none of them listed
+                expected, total = [None] * self._layers_present(), None
+
+            def read(n):
+                if progress is not None:
+                    progress(n, total)
+
+            for depth, info in enumerate(expected):
+                self.check_layer(depth, info, read)
+        except LayerError as err:
+            where = (f"layer {err.depth} is bad" if err.depth is not None
+                     else "the manifest is bad")
+            if not repair:
+                advice = f"`puzzledb verify {name} --repair` removes it"
+                if err.depth is not None:
+                    advice += ", the layers after it and the manifest"
+            elif err.depth is None:
+                self.manifest_path().unlink(missing_ok=True)
+                advice = "removed it: the next build checks every layer and writes it again"
+            else:
+                self.prune(err.depth)
+                advice = (f"removed it, the layers after it and the manifest: the next build "
+                          f"(snakemake, or `puzzledb build {name}`) resumes after layer "
+                          f"{err.depth - 1}")
+            raise LayerError(f"{name}: {where}: {err}; {advice}", err.depth) from None
+        if not complete:
+            have = f"layers 0..{len(expected) - 1} are whole" if expected else "no layers"
+            raise LayerError(
+                f"{name}: no complete database in {self.directory} (no {MANIFEST}; "
+                f"{have}): a build is running or was stopped, finish it with snakemake or "
+                f"`puzzledb build {name}`")
+        return Verified(name, len(expected), total, time.perf_counter() - started)
+
+    def _layers_present(self):
+        """How many layer files 0, 1, ... are present in a row."""
+        depth = 0
+        while self.path(depth).exists():
+            depth += 1
+        return depth
+
+    def prune(self, keep):
+        """Make the directory hold layers 0..keep-1 only: delete the later layers, the
+        manifest, and the temporary files of writers that are gone."""
+        self.manifest_path().unlink(missing_ok=True)
+        for path in self.directory.glob("depth_*.h5"):
+            if int(path.stem.split("_")[1]) >= keep:
+                path.unlink()
+        for tmp in self.directory.glob("*.tmp"):
+            if writer_gone(tmp):
+                tmp.unlink(missing_ok=True)
+
+    # -- manifest ----------------------------------------------------------------------
+    def manifest_path(self):
+        return self.directory / MANIFEST
+
+    def write_manifest(self, infos, **extra):
+        manifest = {
+            "puzzle": self.puzzle.name,
+            "definition_hash": self.definition_hash,
+            "format_version": FORMAT_VERSION,
+            "max_depth": infos[-1].depth,
+            "total": sum(i.count for i in infos),
+            "layers": [asdict(i) for i in infos],
+            **extra,
+        }
+        write_text(self.manifest_path(), json.dumps(manifest, indent=1) + "\n")
+        return manifest
+
+    def manifest_layers(self):
+        """The layers the manifest lists (LayerInfo each), after checking that the manifest
+        agrees with itself: depths 0..max_depth in order, counts summing to its total."""
+        manifest = self.manifest()
+        path = self.manifest_path()
+        try:
+            infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]))
+                     for e in manifest["layers"]]
+            max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
+        if [i.depth for i in infos] != list(range(max_depth + 1)):
+            raise LayerError(f"corrupt manifest {path}: its layers are not depths "
+                             f"0..{max_depth}")
+        if sum(i.count for i in infos) != total:
+            raise LayerError(f"corrupt manifest {path}: its layer counts do not sum to its "
+                             f"total {total:,}")
+        return infos
+
+    def manifest(self):
+        """The manifest of a complete database; LayerError if there is none or it is stale."""
+        path = self.manifest_path()
+        if not path.exists():
+            raise LayerError(
+                f"no complete database of {self.puzzle.name} in {self.directory} "
+                f"(missing {MANIFEST}); build it first"
+            )
+        try:
+            manifest = json.loads(path.read_text())
+        except ValueError as err:
+            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
+        if manifest.get("definition_hash") != self.definition_hash:
+            raise LayerError(f"manifest {path} was built from another definition of the puzzle")
+        return manifest

@@ -24,4 +24,4 @@ onerror:
 rule all:
     default_target: True
     input:
-        all_outputs(),
+        PUZZLEDB.all_outputs(),

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles, solvers
-from puzzledb.query.database import DepthDatabase, layer_directory
+from puzzledb import paths
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError
 from puzzledb.query.problems import parse_problem
 from puzzledb.solvers import additive
@@ -78,7 +79,7 @@ def pattern_results(results):
     except PuzzledbError:
         tmp = tempfile.mkdtemp(prefix="puzzledb-pdb-")
         for name in PDBS:
-            in_memory.build(puzzles.get(name), layer_directory(tmp, name), progress=False,
+            in_memory.build(puzzles.get(name), Path(paths.layers(tmp, name)), progress=False,
                          log=lambda m: None)
         return tmp
 
@@ -180,7 +181,7 @@ def main():
 
     row("eight 867 254 301, all", solvers.solve("eight", "867 254 301", all_solutions=True))
     eight = puzzles.get("eight")
-    if LayerStore(layer_directory(results, "eight"), eight).manifest_path().exists():
+    if LayerStore(Path(paths.layers(results, "eight")), eight).manifest_path().exists():
         row("eight 867 254 301, all", solvers.solve(  # the database as its own bound
             "eight", "867 254 301", all_solutions=True, heuristic="pdb:eight",
             results=results))

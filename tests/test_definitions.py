@@ -2,6 +2,7 @@
 definitions alone, a definition of each family checked against its rules, symmetries from
 the board, the command line and the one-line errors of bad definitions."""
 
+from pathlib import Path
 import os
 import subprocess
 import sys
@@ -18,7 +19,8 @@ from puzzledb.report import analysis
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
 from puzzledb.config import SCHEMA, check_config
-from puzzledb.query.database import DepthDatabase, layer_directory
+from puzzledb import paths
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import ConfigError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles import definitions
@@ -49,7 +51,7 @@ DEFINE = {
 
 def build(name, root):
     """The layer counts of a defined puzzle, built by the engine into root."""
-    directory = layer_directory(root, name)
+    directory = Path(paths.layers(root, name))
     if not (directory / "manifest.json").exists():
         in_memory.build(puzzles.get(name), directory, threads=2, progress=False,
                      log=lambda m: None)

@@ -111,7 +111,7 @@ def test_a_step_killed_after_some_layers_keeps_them_and_the_rerun_takes_them_up(
     kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "layers").glob("depth_*.h5")}
     assert len(kept) == 11 and not (tmp_path / "frontier" / "step_000.json").exists()
     record = frontier.step(0, log=lambda m: None)
-    assert record["last"] == 31 and record["next"] == "done"
+    assert record.last == 31 and record.next == "done"
     assert kept == {name: (tmp_path / "layers" / name).stat().st_mtime_ns for name in kept}
 
 

@@ -4,6 +4,7 @@ second each); english33 is too large for the suite, so its rank, kernel and symm
 checked on samples and its first layers against a plain-Python search.  The full english33
 counts are checked by benchmarks/bench_pegs.py."""
 
+from pathlib import Path
 import random
 from functools import cache
 from math import comb
@@ -16,7 +17,8 @@ from conftest import puzzledb_cli
 from puzzledb.report import analysis
 from puzzledb.bfs import in_memory, memory
 from puzzledb import puzzles
-from puzzledb.query.database import DepthDatabase, layer_directory
+from puzzledb import paths
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.pegs.puzzle import format_moves
@@ -144,7 +146,7 @@ def peg_results(tmp_path_factory):
     numba.set_num_threads(2)
     root = tmp_path_factory.mktemp("pegs")
     for name in ("hoppers", "triangle15"):
-        in_memory.build(puzzles.get(name), layer_directory(root, name), threads=2,
+        in_memory.build(puzzles.get(name), Path(paths.layers(root, name)), threads=2,
                      progress=False, log=lambda m: None)
     return root
 
@@ -311,7 +313,7 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
     """Layers 7.. and the manifest lost, layer 6 damaged: the engine keeps 0..5 and goes on
     from layer 5 alone (a graded search holds no seen set)."""
     hoppers = puzzles.get("hoppers")
-    directory = layer_directory(tmp_path, "hoppers")
+    directory = Path(paths.layers(tmp_path, "hoppers"))
     in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     (directory / "manifest.json").unlink()
     for depth in range(7, 12):

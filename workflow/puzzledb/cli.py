@@ -28,12 +28,12 @@ import time
 
 from tqdm import tqdm
 
-from puzzledb import puzzles
-from puzzledb.config import load_definitions
-from puzzledb.query.database import DepthDatabase, layer_directory
+from puzzledb import paths, puzzles
+from puzzledb.bfs import select
+from puzzledb.config import defaults, load_definitions
+from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
-from puzzledb.workflow import exit_now
-from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
+from puzzledb.process import exit_now
 from puzzledb.puzzles.pegs.puzzle import format_moves
 from puzzledb.solvers import SEARCHES
 from puzzledb.store.layers import LayerStore
@@ -59,6 +59,7 @@ def nonnegative(text):
 
 
 def _parser():
+    default = defaults()  # the config schema's: one place for every default
     parser = _Parser(
         prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query.",
         epilog="Errors are one line on stderr and exit status 2.  A database in doubt (after "
@@ -66,8 +67,8 @@ def _parser():
                "if a layer is bad, `--repair` and a rebuild (snakemake) put it right.",
     )
     parser.add_argument(
-        "--results", default="results", metavar="DIR",
-        help="directory holding <puzzle>/layers (default: results)",
+        "--results", default=default["results"], metavar="DIR",
+        help=f"directory holding <puzzle>/layers (default: {default['results']})",
     )
     parser.add_argument(
         "--config", default=None, metavar="FILE",
@@ -82,16 +83,17 @@ def _parser():
     p = sub.add_parser("build", help="build or resume a puzzle's layers")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--memory-mb", type=int, default=8000,
-                   help="refuse an in-memory search that needs more (default 8000, as in "
-                        "config.yaml)")
+    p.add_argument("--memory-mb", type=int, default=default["memory_mb"],
+                   help=f"refuse an in-memory search that needs more (default "
+                        f"{default['memory_mb']}, as in config.yaml)")
     p.add_argument("--depth-limit", type=int, default=None, metavar="D",
                    help="stop after depth D (a partial database); a puzzle too large for "
                         "the in-memory search is then built by the frontier search")
     p.add_argument("--shards", type=int, default=None, metavar="S",
                    help="build by the frontier search, the rank space cut into S segments")
-    p.add_argument("--job-states", type=int, default=32_000_000, metavar="N",
-                   help="frontier search: states a job expands (default 32,000,000)")
+    p.add_argument("--job-states", type=int, default=default["job_states"], metavar="N",
+                   help=f"frontier search: states a job expands (default "
+                        f"{default['job_states']:,})")
     p = sub.add_parser(
         "verify", help="read every layer in full and check it against the manifest (a scrub)",
         description="Read every layer of the stored database in full and check its order, "
@@ -153,7 +155,7 @@ def _parser():
     p.add_argument("--one", action="store_true", help="stop at the first solution")
     for command in sub.choices.values():  # --results also after the command
         command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
-                             help="directory holding <puzzle>/layers (default: results)")
+                             help="directory holding <puzzle>/layers")
         command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
                              help="config file whose define: puzzles to know")
     return parser
@@ -182,7 +184,7 @@ def run(args, out=sys.stdout):
         print(f"rank space    {puzzle.rank_space()}", file=out)
         print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
               file=out)
-        print(f"search memory {search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
+        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
               f"by segment)", file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
@@ -226,31 +228,20 @@ def _decode(puzzle, args, out):
 
 
 def _build(puzzle, args, out):
-    """build: the in-memory search when it fits --memory-mb, else (with --depth-limit, or
-    with --shards) the frontier search in this process."""
-    from puzzledb.compiled import set_threads
-    from puzzledb.bfs.in_memory import build
-    from puzzledb.bfs.frontier.search import Frontier
-
-    directory = layer_directory(args.results, puzzle.name)
-    log = lambda message: print(message, file=sys.stderr)  # noqa: E731
-    if args.shards or (args.depth_limit is not None and search_mib(puzzle) > args.memory_mb):
-        set_threads(args.threads)
-        segments = args.shards or SPARSE_SEGMENTS
-        log(f"{puzzle.name}: frontier search, {segments} segments")
-        manifest = Frontier(puzzle, directory, directory.parent / "frontier", segments,
-                            args.job_states, args.depth_limit).build(log=log)
-        total, max_depth = manifest["total"], manifest["max_depth"]
-    else:
-        report = build(puzzle, directory, threads=args.threads, memory_mb=args.memory_mb,
-                       progress=True, log=log, depth_limit=args.depth_limit)
-        total, max_depth = report.total, report.max_depth
+    """build: the search bfs.select chooses (the in-memory search when it fits --memory-mb,
+    else, with --depth-limit, or with --shards, the frontier search), in this process."""
+    plan = select.choose(puzzle, args.memory_mb, args.shards, args.depth_limit)
+    total, max_depth = select.build(
+        puzzle, paths.layers(args.results, puzzle.name),
+        paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,
+        memory_mb=args.memory_mb, job_states=args.job_states,
+        log=lambda message: print(message, file=sys.stderr))
     print(f"{total:,} states, max depth {max_depth}", file=out)
 
 
 def _verify(puzzle, args, out):
     """verify: LayerStore.verify with a progress bar on a terminal."""
-    store = LayerStore(layer_directory(args.results, puzzle.name), puzzle)
+    store = LayerStore(paths.layers(args.results, puzzle.name), puzzle)
     with tqdm(desc=f"verify {puzzle.name}", unit=" states", unit_scale=True, disable=None,
               leave=False, dynamic_ncols=True) as bar:
         def progress(count, total):
@@ -266,7 +257,7 @@ def _no_database_but_a_bound(puzzle, results):
     and IDA* has a bound for it."""
     from puzzledb.solvers import default_heuristic
 
-    if LayerStore(layer_directory(results, puzzle.name), puzzle).manifest_path().exists():
+    if LayerStore(paths.layers(results, puzzle.name), puzzle).manifest_path().exists():
         return False
     try:
         default_heuristic(puzzle, results)
@@ -409,7 +400,7 @@ def main(argv=None):
 
 
 def command():
-    """The `puzzledb` console command: main, then exit at once (job.exit_now)."""
+    """The `puzzledb` console command: main, then exit at once (process.exit_now)."""
     exit_now(main())
 
 

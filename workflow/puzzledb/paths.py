@@ -32,28 +32,41 @@ def frontier_work(results, puzzle=PUZZLE):
     return f"{puzzle_directory(results, puzzle)}/frontier"
 
 
-def summary(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/summary.csv"
+def _depth(depth):
+    """A depth in a file name: three digits, or a wildcard as it is."""
+    return depth if isinstance(depth, str) else f"{depth:03d}"
 
 
-def antipodes(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/antipodes.txt"
+def step_record(work, first="{first}"):
+    """The record of the frontier step that starts at depth `first` (work: frontier_work)."""
+    return f"{work}/step_{_depth(first)}.json"
 
 
-def depth_plot(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/depth_distribution.png"
+def expand_output(work, depth="{depth}", part="{part}", parts="{parts}"):
+    """The work files of one expand job of the frontier search."""
+    return f"{work}/d{_depth(depth)}/expand_{part}of{parts}"
 
 
-def symmetry_summary(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/summary_symmetry.csv"
+def merge_output(work, depth="{depth}", part="{part}", parts="{parts}"):
+    """The merged segments of one merge job of the frontier search."""
+    return f"{work}/d{_depth(depth)}/merge_{part}of{parts}"
 
 
-def symmetry_antipodes(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/antipodes_symmetry.txt"
+def _puzzle_file(name):
+    """The function giving results/<puzzle>/<name>."""
+    def path(results, puzzle=PUZZLE):
+        return f"{puzzle_directory(results, puzzle)}/{name}"
+
+    path.__doc__ = f"<results>/<puzzle>/{name}"
+    return path
 
 
-def verified(results, puzzle=PUZZLE):
-    return f"{puzzle_directory(results, puzzle)}/verified.txt"
+summary = _puzzle_file("summary.csv")
+antipodes = _puzzle_file("antipodes.txt")
+depth_plot = _puzzle_file("depth_distribution.png")
+symmetry_summary = _puzzle_file("summary_symmetry.csv")
+symmetry_antipodes = _puzzle_file("antipodes_symmetry.txt")
+verified = _puzzle_file("verified.txt")
 
 
 def problem_stem(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):

@@ -1,18 +1,20 @@
 # Analyses of finished databases: each reads the layers through the store.
 
+SYMMETRIC = PUZZLEDB.symmetric_puzzles()
+
 
 rule summary:
     # One job per puzzle for its two small products: a job each would add a process and its
     # imports, and nothing else.  The plots are drawn by one job for all puzzles (plots).
     input:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     output:
-        summary=f"{RESULTS}/{{puzzle}}/summary.csv",
-        antipodes=f"{RESULTS}/{{puzzle}}/antipodes.txt",
+        summary=paths.summary(RESULTS),
+        antipodes=paths.antipodes(RESULTS),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/summary.log",
+        paths.log(PUZZLE, "summary"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/summary.tsv"
+        paths.benchmark(PUZZLE, "summary")
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -23,13 +25,13 @@ rule plots:
     # Every puzzle's depth distribution from its layers' counts, in one job: matplotlib is
     # imported once, and the job runs beside the summary jobs.
     input:
-        manifests=expand(f"{RESULTS}/{{puzzle}}/layers/manifest.json", puzzle=config["puzzles"]),
+        manifests=[paths.manifest(RESULTS, p) for p in config["puzzles"]],
     output:
-        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
+        plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
     log:
-        f"{RESULTS}/logs/plots.log",
+        paths.log(RESULTS, "plots"),
     benchmark:
-        f"{RESULTS}/benchmarks/plots.tsv"
+        paths.benchmark(RESULTS, "plots")
     params:
         puzzles=config["puzzles"],
     conda:
@@ -40,25 +42,23 @@ rule plots:
 
 rule report:
     input:
-        summaries=expand(f"{RESULTS}/{{puzzle}}/summary.csv", puzzle=config["puzzles"]),
-        antipodes=expand(f"{RESULTS}/{{puzzle}}/antipodes.txt", puzzle=config["puzzles"]),
-        plots=expand(f"{RESULTS}/{{puzzle}}/depth_distribution.png", puzzle=config["puzzles"]),
-        symmetry=expand(f"{RESULTS}/{{puzzle}}/summary_symmetry.csv", puzzle=symmetric_puzzles()),
-        symmetry_antipodes=expand(
-            f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt", puzzle=symmetric_puzzles()
-        ),
-        distributions=[problem_files(entry)[0] for entry in config["problem_sets"]],
-        problems=[problem_files(entry)[1] for entry in config["problem_sets"]],
+        summaries=[paths.summary(RESULTS, p) for p in config["puzzles"]],
+        antipodes=[paths.antipodes(RESULTS, p) for p in config["puzzles"]],
+        plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
+        symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
+        symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
+        distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
+        problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
-        f"{RESULTS}/report.html",
+        paths.report(RESULTS),
     log:
-        f"{RESULTS}/logs/report.log",
+        paths.log(RESULTS, "report"),
     benchmark:
-        f"{RESULTS}/benchmarks/report.tsv"
+        paths.benchmark(RESULTS, "report")
     params:
         puzzles=config["puzzles"],
         declared=[puzzles.declaration(p) for p in config["puzzles"]],
-        symmetric=symmetric_puzzles(),
+        symmetric=SYMMETRIC,
         problem_sets=config["problem_sets"],
     conda:
         "../envs/puzzledb.yaml"
@@ -67,16 +67,16 @@ rule report:
 
 
 rule symmetry:
-    # Only for puzzles that declare symmetries (see all_outputs).
+    # Only for puzzles that declare symmetries (see Workflow.all_outputs).
     input:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     output:
-        summary=f"{RESULTS}/{{puzzle}}/summary_symmetry.csv",
-        antipodes=f"{RESULTS}/{{puzzle}}/antipodes_symmetry.txt",
+        summary=paths.symmetry_summary(RESULTS),
+        antipodes=paths.symmetry_antipodes(RESULTS),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/symmetry.log",
+        paths.log(PUZZLE, "symmetry"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/symmetry.tsv"
+        paths.benchmark(PUZZLE, "symmetry")
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -86,14 +86,14 @@ rule symmetry:
 rule mitm:
     # Meet-in-the-middle: reads only the goal layers 0..k of the puzzle's database.
     input:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     output:
-        distribution=f"{RESULTS}/{{puzzle}}/problems/{{queries}}_k{{k}}_distribution.csv",
-        problems=f"{RESULTS}/{{puzzle}}/problems/{{queries}}_k{{k}}.txt",
+        distribution=f"{paths.problem_stem(RESULTS)}_distribution.csv",
+        problems=f"{paths.problem_stem(RESULTS)}.txt",
     log:
-        f"{RESULTS}/{{puzzle}}/logs/mitm_{{queries}}_k{{k}}.log",
+        paths.log(PUZZLE, "mitm_{queries}_k{k}"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/mitm_{{queries}}_k{{k}}.tsv"
+        paths.benchmark(PUZZLE, "mitm_{queries}_k{k}")
     params:
         problem_set=lambda wildcards: problem_set(
             config, wildcards.puzzle, wildcards.queries, wildcards.k

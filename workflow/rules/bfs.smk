@@ -1,24 +1,25 @@
-# The BFS: one job per puzzle, and (opt-in) its check.  The bfs rule's only declared output
-# is the manifest, written last: the layer files beside it are not outputs, so a failed or
-# killed job keeps every finished layer (Snakemake deletes the outputs of failed jobs) and
-# the rerun resumes after them.
+# The BFS: one job per puzzle that bfs.select gives the in-memory search (the others are
+# frontier.smk's), and (opt-in) its check.  The bfs rule's only declared output is the
+# manifest, written last: the layer files beside it are not outputs, so a failed or killed
+# job keeps every finished layer (Snakemake deletes the outputs of failed jobs) and the rerun
+# resumes after them.
 
 
 rule bfs:
     output:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/bfs.log",
+        paths.log(PUZZLE, "bfs"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/bfs.tsv"
+        paths.benchmark(PUZZLE, "bfs")
     params:
         memory_mb=config["memory_mb"],
-        depth_limit=lambda wildcards: config["depth_limit"].get(wildcards.puzzle),
-    threads: build_threads
+        depth_limit=PUZZLEDB.depth_limit,
+    threads: PUZZLEDB.build_threads
     resources:
-        mem_mb=build_mem_mb,
+        mem_mb=PUZZLEDB.build_mem_mb,
     wildcard_constraints:
-        puzzle=none_of(frontier_settings(config)),
+        puzzle=PUZZLEDB.puzzles_built(frontier=False),
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -31,13 +32,13 @@ rule verify:
     # A bad layer fails the job with one line naming it; `puzzledb verify <puzzle> --repair`
     # then removes it and the layers after it, and the next run rebuilds them.
     input:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     output:
-        f"{RESULTS}/{{puzzle}}/verified.txt",
+        paths.verified(RESULTS),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/verify.log",
+        paths.log(PUZZLE, "verify"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/verify.tsv"
+        paths.benchmark(PUZZLE, "verify")
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -1,23 +1,26 @@
-# The frontier workflow (puzzledb.bfs.frontier.search): a puzzle in `shards`, or one too large for the
-# in-memory search that has a depth limit, is built by a chain of steps.  A step writes one
-# or more layers and then its record, a checkpoint: the record says what comes next, the end
-# or a depth fanned out into expand and merge jobs whose results the next step gathers.
+# The frontier workflow (puzzledb.bfs.frontier): the puzzles bfs.select gives the frontier
+# search (those in `shards`, or too large for the in-memory search with a depth limit) are
+# built by a chain of steps.  A step writes one or more layers and then its record, a
+# checkpoint: the record says what comes next, the end or a depth fanned out into expand and
+# merge jobs whose results the next step gathers.
+
+WORK = paths.frontier_work(RESULTS)
+
 
 checkpoint frontier_step:
     input:
-        unpack(step_input),
+        unpack(PUZZLEDB.step_input),
     output:
-        f"{RESULTS}/{{puzzle}}/frontier/step_{{first}}.json",
+        paths.step_record(WORK),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/frontier_step_{{first}}.log",
+        paths.log(PUZZLE, "frontier_step_{first}"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_step_{{first}}.tsv"
+        paths.benchmark(PUZZLE, "frontier_step_{first}")
     params:
-        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
-        work=f"{RESULTS}/{{puzzle}}/frontier",
+        plan=PUZZLEDB.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=step_mb,
+        mem_mb=PUZZLEDB.step_mb,
     wildcard_constraints:
         first=r"\d{3}",
     conda:
@@ -28,19 +31,18 @@ checkpoint frontier_step:
 
 rule frontier_expand:
     input:
-        previous=lambda wildcards: record_before(wildcards.puzzle, int(wildcards.depth))[0],
+        previous=PUZZLEDB.previous_record,
     output:
-        temp(directory(f"{RESULTS}/{{puzzle}}/frontier/d{{depth}}/expand_{{part}}of{{parts}}")),
+        temp(directory(paths.expand_output(WORK))),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/frontier_expand_{{depth}}_{{part}}of{{parts}}.log",
+        paths.log(PUZZLE, "frontier_expand_{depth}_{part}of{parts}"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_expand_{{depth}}_{{part}}of{{parts}}.tsv"
+        paths.benchmark(PUZZLE, "frontier_expand_{depth}_{part}of{parts}")
     params:
-        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
-        work=f"{RESULTS}/{{puzzle}}/frontier",
+        plan=PUZZLEDB.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=layer_before_mb,
+        mem_mb=PUZZLEDB.layer_before_mb,
     wildcard_constraints:
         depth=r"\d{3}",
     conda:
@@ -51,23 +53,18 @@ rule frontier_expand:
 
 rule frontier_merge:
     input:
-        expanded=lambda wildcards: [
-            str(frontier_plan(wildcards.puzzle).expand_dir(int(wildcards.depth), p,
-                                                           int(wildcards.parts)))
-            for p in range(int(wildcards.parts))
-        ],
+        expanded=PUZZLEDB.expanded,
     output:
-        temp(directory(f"{RESULTS}/{{puzzle}}/frontier/d{{depth}}/merge_{{part}}of{{parts}}")),
+        temp(directory(paths.merge_output(WORK))),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/frontier_merge_{{depth}}_{{part}}of{{parts}}.log",
+        paths.log(PUZZLE, "frontier_merge_{depth}_{part}of{parts}"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_merge_{{depth}}_{{part}}of{{parts}}.tsv"
+        paths.benchmark(PUZZLE, "frontier_merge_{depth}_{part}of{parts}")
     params:
-        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
-        work=f"{RESULTS}/{{puzzle}}/frontier",
+        plan=PUZZLEDB.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=merge_mb,
+        mem_mb=PUZZLEDB.merge_mb,
     wildcard_constraints:
         depth=r"\d{3}",
     conda:
@@ -78,18 +75,17 @@ rule frontier_merge:
 
 rule frontier_manifest:
     input:
-        record=final_record,
+        record=PUZZLEDB.final_record,
     output:
-        manifest=f"{RESULTS}/{{puzzle}}/layers/manifest.json",
+        manifest=paths.manifest(RESULTS),
     log:
-        f"{RESULTS}/{{puzzle}}/logs/frontier_manifest.log",
+        paths.log(PUZZLE, "frontier_manifest"),
     benchmark:
-        f"{RESULTS}/{{puzzle}}/benchmarks/frontier_manifest.tsv"
+        paths.benchmark(PUZZLE, "frontier_manifest")
     params:
-        plan=lambda wildcards: FRONTIER[wildcards.puzzle],
-        work=f"{RESULTS}/{{puzzle}}/frontier",
+        plan=PUZZLEDB.search_plan,
     wildcard_constraints:
-        puzzle=one_of(FRONTIER),
+        puzzle=PUZZLEDB.puzzles_built(frontier=True),
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -3,24 +3,26 @@
 # written last once every table has been read back whole.  A failed table job leaves no
 # file (tables are written under a temporary name and renamed), so a rerun builds it again.
 
+TABLES = paths.pattern_databases(RESULTS)  # results/pdbs/{puzzle}/{partition}
+
 
 rule pdbs:
     input:
-        pdb_outputs(),
+        PUZZLEDB.pdb_outputs(),
 
 
 rule pdb_table:
     output:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/{{tiles}}.h5",
+        paths.pattern_table(RESULTS),
     log:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/logs/{{tiles}}.log",
+        paths.log(TABLES, "{tiles}"),
     benchmark:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/benchmarks/{{tiles}}.tsv"
+        paths.benchmark(TABLES, "{tiles}")
     params:
         memory_mb=config["memory_mb"],
     threads: config["threads"]
     resources:
-        mem_mb=pdb_build_mem_mb,
+        mem_mb=PUZZLEDB.pdb_build_mem_mb,
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -29,13 +31,13 @@ rule pdb_table:
 
 rule pdb_manifest:
     input:
-        pdb_tables,
+        PUZZLEDB.pdb_tables,
     output:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/manifest.json",
+        f"{TABLES}/{paths.MANIFEST}",
     log:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/logs/manifest.log",
+        paths.log(TABLES, "manifest"),
     benchmark:
-        f"{RESULTS}/pdbs/{{puzzle}}/{{partition}}/benchmarks/manifest.tsv"
+        paths.benchmark(TABLES, "manifest")
     conda:
         "../envs/puzzledb.yaml"
     script:

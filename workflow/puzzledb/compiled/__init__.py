@@ -57,8 +57,13 @@ def _use_cache_directory():
         here = root / here.name
         here.mkdir(parents=True, exist_ok=True)
     os.utime(here)
+    # Every edit of the source makes a new directory: those of other versions unused for
+    # STALE_DAYS are removed, and only directories this function names (numba<version>-
+    # <digest>), so a cache root shared with other files (PUZZLEDB_CACHE_DIR) loses nothing
+    # else.  A directory in use by a running process of another version is touched at its
+    # start, so it is not stale.
     old = time.time() - STALE_DAYS * 86400
-    for other in root.iterdir():
+    for other in root.glob("numba*-*"):
         if other != here and other.is_dir() and other.stat().st_mtime < old:
             shutil.rmtree(other, ignore_errors=True)
     numba.config.CACHE_DIR = str(here)

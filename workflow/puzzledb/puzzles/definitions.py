@@ -9,7 +9,7 @@ DefinitionError naming the parameter at fault.
 """
 
 import inspect
-from pathlib import Path
+from importlib.resources import files
 
 import yaml
 
@@ -22,7 +22,8 @@ from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
             "pegs": PegSolitaire}
 
-BUILTIN_FILE = Path(__file__).with_name("builtin.yaml")
+# read as package data, so that an installed wheel finds it as a source tree does
+BUILTIN_FILE = files("puzzledb.puzzles") / "builtin.yaml"
 BUILTIN = yaml.safe_load(BUILTIN_FILE.read_text())
 
 

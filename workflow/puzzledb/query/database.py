@@ -12,13 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import puzzles
+from puzzledb import paths, puzzles
 from puzzledb.errors import BoardError, LayerError, PuzzleError
 from puzzledb.store.layers import LayerStore
-
-
-def layer_directory(results, name):
-    return Path(results) / name / "layers"
 
 
 def depths_of(ranks, contains, depths):
@@ -67,7 +63,7 @@ class DepthDatabase:
     @classmethod
     def open(cls, name, results="results"):
         puzzle = puzzles.get(name)
-        return cls(puzzle, layer_directory(results, name))
+        return cls(puzzle, Path(paths.layers(results, name)))
 
     def close(self):
         for layer in self._layers.values():

@@ -5,14 +5,46 @@ the parts of a fanned-out depth, the work files, and the step records that chain
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from puzzledb import paths
 from puzzledb.errors import PuzzleError
 from puzzledb.bfs.memory import segment_merge_bytes
-from puzzledb.store.layers import LayerStore
+from puzzledb.store.layers import LayerInfo, LayerStore
+
+FANOUT, DONE, LIMIT = "fanout", "done", "limit"  # what a step record says comes next
+
+
+@dataclass
+class StepRecord:
+    """What a step of the frontier search did and what comes next: the record
+    frontier/step_NNN.json (NNN: `first`), a Snakemake checkpoint's output that the
+    workflow follows (Workflow.record_before)."""
+
+    puzzle: str
+    definition_hash: str
+    first: int  # the first depth the step wrote
+    last: int  # the last depth written so far by the chain (first - 1: none)
+    layers: list = field(default_factory=list)  # LayerInfo of every layer 0..last
+    next: str = DONE  # FANOUT (depth last + 1 to expand and merge jobs), DONE or LIMIT
+    parts: int = 0  # FANOUT: expand jobs and merge jobs of depth last + 1
+    segments: int = 0
+    depth_limit: int | None = None
+
+    def fans_out(self):
+        return self.next == FANOUT
+
+    def to_json(self):
+        return json.dumps(dict(asdict(self), layers=[asdict(i) for i in self.layers]),
+                          indent=1) + "\n"
+
+    @classmethod
+    def read(cls, path):
+        record = json.loads(Path(path).read_text())
+        return cls(**dict(record, layers=[LayerInfo(**x) for x in record["layers"]]))
 
 
 @dataclass
@@ -114,14 +146,14 @@ class FrontierPlan:
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):
-        return self.work / f"step_{first:03d}.json"
+        return Path(paths.step_record(self.work, first))
 
     def expand_dir(self, depth, part, parts):
-        return self.work / f"d{depth:03d}" / f"expand_{part}of{parts}"
+        return Path(paths.expand_output(self.work, depth, part, parts))
 
     def merge_dir(self, depth, part, parts):
-        return self.work / f"d{depth:03d}" / f"merge_{part}of{parts}"
+        return Path(paths.merge_output(self.work, depth, part, parts))
 
     def read_record(self, first):
         """The record of the step that starts at depth `first`."""
-        return json.loads(self.record_path(first).read_text())
+        return StepRecord.read(self.record_path(first))

@@ -25,18 +25,16 @@ part a range of segments.  The step's record (frontier/step_NNN.json, NNN its fi
 says what comes next; the workflow (workflow/rules/frontier.smk) follows the records.
 """
 
-import json
 import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from puzzledb.bfs import bitset
-from puzzledb import puzzles
+from puzzledb import paths, puzzles
 from puzzledb.compiled import set_threads
 from puzzledb.store.files import atomic_file, write_text
 from puzzledb.bfs.frontier.kernels import (
@@ -47,7 +45,7 @@ from puzzledb.bfs.frontier.kernels import (
     merge_sorted,
     unique_sorted,
 )
-from puzzledb.bfs.frontier.plan import FrontierPlan
+from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
     PIECE_STATES,
@@ -56,13 +54,14 @@ from puzzledb.bfs.memory import (
     search_mib,
     words_for,
 )
-from puzzledb.store.layers import LayerError, LayerInfo
+from puzzledb.store.layers import LayerError
 
 SORT_THREADS = 2
 
 
-class Frontier(FrontierPlan):
-    """The frontier search of one puzzle (see FrontierPlan for how it is cut)."""
+class Frontier:
+    """The frontier search of one puzzle: its jobs' work, cut as its plan (FrontierPlan)
+    says.  Arguments: those of FrontierPlan."""
 
     # bytes a step job may hold for the depths it searches in-process (None: no bound); a
     # depth whose merge would need more is handed to expand and merge jobs, whose need is
@@ -72,6 +71,11 @@ class Frontier(FrontierPlan):
     # for the next one (_dense_depth)
     _held = None
 
+    def __init__(self, puzzle, directory, work, segments, job_states, depth_limit=None):
+        self.plan = FrontierPlan(puzzle, directory, work, segments, job_states, depth_limit)
+        self.puzzle, self.store = puzzle, self.plan.store
+        self.segments, self.depth_limit, self.work = segments, depth_limit, self.plan.work
+
     @cached_property
     def _expansion(self):
         """The puzzle's whole-layer expansion (Puzzle.layer_expansion), whose mark a dense
@@ -80,20 +84,14 @@ class Frontier(FrontierPlan):
         return self.puzzle.layer_expansion()
 
     @classmethod
-    def at(cls, name, work, job_states, segments, depth_limit=None):
-        """The search of the named puzzle whose work directory is `work`
-        (results/<puzzle>/frontier; its layers go beside it, to results/<puzzle>/layers)."""
-        work = Path(work)
-        return cls(puzzles.get(name), work.parent / "layers", work, segments, job_states,
-                   depth_limit)
-
-    @classmethod
     def for_rule(cls, snakemake):
         """The search a frontier_* rule's job works on (scripts/frontier_*.py), with the
         job's threads in use."""
         set_threads(snakemake.threads)
-        return cls.at(snakemake.wildcards.puzzle, snakemake.params.work,
-                      snakemake.config["job_states"], **snakemake.params.plan)
+        name, results = snakemake.wildcards.puzzle, snakemake.config["results"]
+        return cls(puzzles.get(name), paths.layers(results, name),
+                   paths.frontier_work(results, name), job_states=snakemake.config["job_states"],
+                   **snakemake.params.plan)
 
     def within(self, mem_mb):
         """This search with its in-process depths bounded by a job's mem_mb."""
@@ -109,14 +107,14 @@ class Frontier(FrontierPlan):
         out.mkdir(parents=True, exist_ok=True)
         puzzle, source = self.puzzle, depth - 1
         tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
-        targets, target_size = self.segment_count(depth), self.segment_size(depth)
+        targets, target_size = self.plan.segment_count(depth), self.plan.segment_size(depth)
         with self.store.open_layer(source) as layer:
-            positions = self.share(layer.count, part, parts)
+            positions = self.plan.share(layer.count, part, parts)
             for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
                 piece = layer.ranks(first, min(positions.stop, first + PIECE_STATES))
                 found = np.empty(piece.size * moves, dtype=np.int64)
                 counts = np.empty(piece.size, dtype=np.int64)
-                layer_neighbours(piece, np.int64(self.level(source)), tables, moves, work,
+                layer_neighbours(piece, np.int64(self.plan.level(source)), tables, moves, work,
                                  found, counts)
                 grouped = np.empty(int(counts.sum()), dtype=np.uint64)
                 offsets = np.empty(targets + 1, dtype=np.int64)
@@ -131,13 +129,13 @@ class Frontier(FrontierPlan):
         sorted file per non-empty segment in directory `out`."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        pieces, received = self._received(depth, expanded)
-        older = self._older(depth)
+        pieces, received = self.plan._received(depth, expanded)
+        older = self.plan._older(depth)
         try:
-            for t in self.balanced(received, part, parts):
+            for t in self.plan.balanced(received, part, parts):
                 if received[t] == 0:
                     continue
-                low, high = self.segment_range(depth, t)
+                low, high = self.plan.segment_range(depth, t)
                 # the segment's group in each piece (file, start, length), read when used
                 groups = [(path, int(o[t]), int(o[t + 1] - o[t]))
                           for path, o in pieces if o[t + 1] > o[t]]
@@ -165,7 +163,7 @@ class Frontier(FrontierPlan):
         """Write layer `first` (the goal layer, or a fanned-out depth gathered from the
         merged directories), then further depths in-process while each needs one job.  The
         record of the step is written last and returned."""
-        layers = [] if previous is None else [LayerInfo(**x) for x in previous["layers"]]
+        layers = [] if previous is None else list(previous.layers)
         if len(layers) != first:
             raise LayerError(f"{self.puzzle.name}: step {first} follows a record of "
                              f"{len(layers)} layers")
@@ -182,7 +180,7 @@ class Frontier(FrontierPlan):
                 info = self.store.write_layer(0, [goals], goals.size)
             else:
                 info = self.write(first, merged)
-        following = "done" if info is None else None
+        following = DONE if info is None else None
         if info is not None:
             layers.append(info)
             log(f"{self.puzzle.name}: depth {first}: {info.count:,} states, "
@@ -190,28 +188,27 @@ class Frontier(FrontierPlan):
         parts = 1
         while following is None:
             depth = layers[-1].depth
-            parts = self.fan_out(layers[-1].count)
+            parts = self.plan.fan_out(layers[-1].count)
             if self.depth_limit is not None and depth >= self.depth_limit:
-                following = "limit"
+                following = LIMIT
             elif parts > 1:
-                following = "fanout"
+                following = FANOUT
             else:
                 info = (self._stored(depth + 1)
                         or self._in_process(depth + 1, layers[-1].count, log))
                 if info is None:
-                    following = "done"
+                    following = DONE
                 elif info is _HANDED_ON:
-                    following = "fanout"
+                    following = FANOUT
                 else:
                     layers.append(info)
                     log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
                         f"{time.perf_counter() - started:.2f} s")
-        record = {"puzzle": self.puzzle.name, "definition_hash": self.puzzle.definition_hash(),
-                  "first": first, "last": layers[-1].depth if layers else first - 1,
-                  "layers": [asdict(i) for i in layers], "next": following,
-                  "parts": parts if following == "fanout" else 0,
-                  "segments": self.segments, "depth_limit": self.depth_limit}
-        write_text(self.record_path(first), json.dumps(record, indent=1) + "\n")
+        record = StepRecord(self.puzzle.name, self.puzzle.definition_hash(), first,
+                            layers[-1].depth if layers else first - 1, layers, following,
+                            parts if following == FANOUT else 0, self.segments,
+                            self.depth_limit)
+        write_text(self.plan.record_path(first), record.to_json())
         self._held = None
         return record
 
@@ -228,7 +225,7 @@ class Frontier(FrontierPlan):
         try:
             self.expand(depth, 0, 1, scratch / "expand")
             if self.budget is not None:
-                need = self.merge_bytes(depth, 0, 1, [scratch / "expand"])
+                need = self.plan.merge_bytes(depth, 0, 1, [scratch / "expand"])
                 if need > self.budget:
                     log(f"{self.puzzle.name}: depth {depth}: its largest segment needs "
                         f"{need / 2**20:,.1f} MiB, more than this job's "
@@ -243,7 +240,7 @@ class Frontier(FrontierPlan):
         """Whether depth goes through one bitset of its whole level: when the bitset is no
         larger than DENSE_RATIO bits per neighbour of layer depth - 1 (what a sort of them
         would hold, see merge) and it fits the budget."""
-        size = self.puzzle.level_size(self.level(depth))
+        size = self.puzzle.level_size(self.plan.level(depth))
         neighbours = source_count * max(self.puzzle.max_moves, 1)
         need = dense_depth_bytes(size, self.puzzle.expansion_bytes())
         return size <= DENSE_RATIO * neighbours and (self.budget is None or need <= self.budget)
@@ -257,7 +254,7 @@ class Frontier(FrontierPlan):
         bitset also keeps layer depth - 1, in the runs of the other parity, and is kept for
         the next depth, which then reads its source layer from it instead of from disk."""
         puzzle, source = self.puzzle, depth - 1
-        level = np.int64(self.level(source))
+        level = np.int64(self.plan.level(source))
         held, self._held = self._held, None
         if self._parity_runs is not None and held is not None and held[0] == source:
             _, bits, parity, source_count = held
@@ -265,7 +262,7 @@ class Frontier(FrontierPlan):
                 self._mark(piece, level, bits)
         else:
             del held  # before the new bitset
-            bits = bitset.new_bitset(puzzle.level_size(self.level(depth)))
+            bits = bitset.new_bitset(puzzle.level_size(self.plan.level(depth)))
             parity = source_count = None
             with self.store.open_layer(source) as layer:
                 for first in range(0, layer.count, PIECE_STATES):
@@ -276,7 +273,7 @@ class Frontier(FrontierPlan):
                 if self._parity_runs is not None and layer.count:
                     parity = int(puzzle.move_parity(piece[:1])[0])
                     source_count = layer.count
-        older = self._older(depth)
+        older = self.plan._older(depth)
         try:
             for layer in older:
                 for block in layer.iter_chunks(PIECE_STATES):
@@ -338,15 +335,15 @@ class Frontier(FrontierPlan):
         other, as the workflow would run them; the manifest.  (The workflow runs the same
         steps and jobs, in parallel and on a cluster if asked.)"""
         record = self.step(0, log=log)
-        while record["next"] == "fanout":
-            depth, parts = record["last"] + 1, record["parts"]
+        while record.fans_out():
+            depth, parts = record.last + 1, record.parts
             for p in range(parts):
-                self.expand(depth, p, parts, self.expand_dir(depth, p, parts))
+                self.expand(depth, p, parts, self.plan.expand_dir(depth, p, parts))
             for q in range(parts):
-                self.merge(depth, q, parts, [self.expand_dir(depth, p, parts)
+                self.merge(depth, q, parts, [self.plan.expand_dir(depth, p, parts)
                                              for p in range(parts)],
-                           self.merge_dir(depth, q, parts))
-            record = self.step(depth, [self.merge_dir(depth, q, parts) for q in range(parts)],
+                           self.plan.merge_dir(depth, q, parts))
+            record = self.step(depth, [self.plan.merge_dir(depth, q, parts) for q in range(parts)],
                                previous=record, log=log)
             shutil.rmtree(self.work / f"d{depth:03d}", ignore_errors=True)
         return self.finish(record)
@@ -354,13 +351,12 @@ class Frontier(FrontierPlan):
     def finish(self, record):
         """The manifest of the database the records built; complete unless a depth limit
         stopped the search."""
-        layers = [LayerInfo(**x) for x in record["layers"]]
         for directory in self.work.glob("d*"):  # left empty by the work files' removal
             if directory.is_dir() and not any(directory.iterdir()):
                 directory.rmdir()
         return self.store.write_manifest(
-            layers, mode="frontier", segments=self.segments,
-            depth_limit=self.depth_limit if record["next"] == "limit" else None)
+            record.layers, mode="frontier", segments=self.segments,
+            depth_limit=self.depth_limit if record.next == LIMIT else None)
 
 
 _HANDED_ON = "handed on"  # what _in_process returns for a depth left to expand/merge jobs

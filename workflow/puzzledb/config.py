@@ -14,9 +14,9 @@ from puzzledb.bfs.memory import (
     SPARSE_SEGMENTS,
     frontier_job_mb,
     job_mb,
-    pattern_job_mb,
     search_mib,
 )
+from puzzledb.solvers.memory import pattern_job_mb
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "config.schema.yaml"
 

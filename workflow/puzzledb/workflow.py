@@ -10,10 +10,11 @@ from contextlib import contextmanager
 
 from puzzledb import paths, puzzles
 from puzzledb.bfs.frontier.plan import FrontierPlan, StepRecord
-from puzzledb.bfs.memory import frontier_job_mb, job_mb, mb_of, pattern_job_mb
+from puzzledb.bfs.memory import frontier_job_mb, job_mb, mb_of
 from puzzledb.config import define_puzzles, search_plans
 from puzzledb.errors import PuzzledbError, one_line
 from puzzledb.process import exit_now
+from puzzledb.solvers.memory import pattern_job_mb
 
 # A search of fewer states than this runs on one thread whatever config `threads` says: its
 # BFS takes well under a second, a second thread would save a fraction of that, and the

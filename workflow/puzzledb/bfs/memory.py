@@ -124,34 +124,6 @@ def mb_of(job_bytes):
     return int(job_bytes / 2**20) + 1 + PROCESS_OVERHEAD_MB
 
 
-def placements(cells, tiles):
-    """The placements of `tiles` distinct tiles on `cells` cells: cells! / (cells - tiles)!."""
-    return perm(int(cells), int(tiles))
-
-
-def pattern_table_bytes(cells, tiles):
-    """Bytes of one additive pattern database: a 4-bit value per placement."""
-    return (placements(cells, tiles) + 1) // 2
-
-
-def pattern_build_bytes(cells, tiles):
-    """Bytes a build of one additive pattern database holds: per placement a word of 2 bits
-    per free cell (16, 32 or 64 bits, see solvers/additive.py) and the 4-bit table."""
-    word = pattern_word_bits(cells, tiles) // 8
-    return placements(cells, tiles) * word + pattern_table_bytes(cells, tiles)
-
-
-def pattern_word_bits(cells, tiles):
-    """Bits of a placement's word in the build: 2 per free cell, rounded up to 16, 32, 64."""
-    need = 2 * (int(cells) - int(tiles))
-    return next(bits for bits in (16, 32, 64) if need <= bits)
-
-
-def pattern_job_mb(cells, tiles):
-    """What a build job of one additive pattern database needs in all, in MB."""
-    return mb_of(pattern_build_bytes(cells, tiles))
-
-
 def check_budget(puzzle, memory_mb):
     """BudgetError unless the puzzle's search fits in memory_mb MiB (None: no budget)."""
     need = search_mib(puzzle)

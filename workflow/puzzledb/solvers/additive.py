@@ -4,35 +4,30 @@ that bring them home from each of their placements, the other tiles moving for f
 blank anywhere.  A move moves one tile, of one group, so the groups' values add up to an
 admissible bound (see additive_search.py).
 
-Each table is built by a breadth-first search of its abstraction (additive_kernels.py) and
-stored like a layer: results/pdbs/<puzzle>/<partition>/<tiles>.h5, written through
-files.atomic_file, with a CRC-32 of its values and the hash of its definition; the
-partition's manifest.json is written last, after every table read back whole.
+Each table is built here by a breadth-first search of its abstraction (additive_kernels.py),
+and named by the hash of its definition; the table store (store/tables.py) writes it, reads it
+back checked, and writes the partition's manifest last, as the layer store does for layers.
 """
 
 import hashlib
 import json
 import mmap
 import time
-import zlib
 from dataclasses import dataclass
-from pathlib import Path
 
-import h5py
 import numpy as np
 
 from puzzledb.compiled import set_threads
-from puzzledb.errors import BudgetError, LayerError, PuzzleError
-from puzzledb.bfs.memory import (
+from puzzledb.errors import BudgetError, PuzzleError
+from puzzledb.puzzles.base import FORMAT_VERSION
+from puzzledb.puzzles.geometry import grid_adjacency
+from puzzledb.store.tables import Table, TableSpec, TableStore, read_table, write_table
+from puzzledb.solvers.memory import (
     pattern_build_bytes,
     pattern_table_bytes,
     pattern_word_bits,
     placements,
 )
-from puzzledb.puzzles.base import FORMAT_VERSION
-from puzzledb.puzzles.geometry import grid_adjacency
-from puzzledb.store.files import atomic_file, write_text
-from puzzledb.store.layers import MANIFEST
 from puzzledb.solvers.additive_kernels import (
     GroupTables,
     expand_layer,
@@ -43,10 +38,6 @@ from puzzledb.solvers.additive_kernels import (
 
 CHUNK_SHIFT = 20  # placements per unit of work: 2**20, even, so no byte is shared
 WORDS = {16: np.uint16, 32: np.uint32, 64: np.uint64}
-
-
-def pdb_directory(results, puzzle_name, partition_name):
-    return Path(results) / "pdbs" / puzzle_name / partition_name
 
 
 def partition_of(puzzle, name):
@@ -81,6 +72,17 @@ def definition(puzzle, partition, g):
 def definition_hash(puzzle, partition, g):
     text = json.dumps(definition(puzzle, partition, g), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def table_spec(puzzle, partition, g):
+    """What the store must find for group g: its tiles, its definition hash, its size."""
+    cells = partition.width * partition.height
+    return TableSpec(partition.labels[g], definition_hash(puzzle, partition, g),
+                     pattern_table_bytes(cells, len(partition.groups[g])))
+
+
+def table_specs(puzzle, partition):
+    return [table_spec(puzzle, partition, g) for g in range(len(partition.groups))]
 
 
 # --- the geometry of a partition's board ------------------------------------------------------
@@ -138,23 +140,11 @@ def zeros_huge(count, dtype):
     return np.frombuffer(buffer, dtype=dtype, count=count)
 
 
-@dataclass
-class Built:
-    """One group's table in memory, as built: values packed two a byte (the even placement
-    in the low nibble), and what the search found on its way."""
-
-    values: np.ndarray  # uint8
-    placements: int
-    max_value: int  # the largest distance of a placement (moves of the group's tiles)
-    first_reached: list  # placements first reached at each depth
-    histogram: list  # placements per stored 4-bit value
-    seconds: float
-
-
 def build_group(partition, g, threads=None, log=None):
     """Build the table of group g of a partition by the layered 0-1 search of
-    additive_kernels.expand_layer, `threads` numba threads; a Built.  PuzzleError if a value
-    does not fit in 4 bits or a placement is never reached (then the tables would lie)."""
+    additive_kernels.expand_layer, `threads` numba threads; a store Table, its values packed
+    two a byte (the even placement in the low nibble).  PuzzleError if a value does not fit
+    in 4 bits or a placement is never reached (then the tables would lie)."""
     set_threads(threads)
     t = group_tables(partition, g)
     cells = partition.width * partition.height
@@ -191,30 +181,16 @@ def build_group(partition, g, threads=None, log=None):
                           f"never reached")
     while first_reached and not first_reached[-1]:
         first_reached.pop()
-    return Built(values, count, len(first_reached) - 1, first_reached,
+    return Table(values, count, len(first_reached) - 1, first_reached,
                  nibble_histogram(values, count).tolist(), time.perf_counter() - began)
 
 
-# --- storing -------------------------------------------------------------------------------------
-
-
-def crc(values):
-    return zlib.crc32(memoryview(np.ascontiguousarray(values)).cast("B"))
+# --- storing, through the table store ------------------------------------------------------------
 
 
 def write_group(path, puzzle, partition, g, built):
-    """Write a built table to `path` (HDF5, through atomic_file): dataset `values` (uint8,
-    two placements a byte) and dataset `first_reached`, attributes naming what it is."""
-    with atomic_file(path) as tmp, h5py.File(tmp, "w") as f:
-        f.create_dataset("values", data=built.values)
-        f.create_dataset("first_reached", data=np.array(built.first_reached, np.int64))
-        f.create_dataset("histogram", data=np.array(built.histogram, np.int64))
-        f.attrs.update(
-            puzzle=puzzle.name, partition=partition.name, tiles=partition.labels[g],
-            placements=built.placements, crc32=crc(built.values), max_value=built.max_value,
-            definition_hash=definition_hash(puzzle, partition, g),
-            format_version=FORMAT_VERSION, build_seconds=round(built.seconds, 2),
-        )
+    """Write group g's built Table to `path` (store.tables.write_table)."""
+    write_table(path, puzzle.name, partition.name, table_spec(puzzle, partition, g), built)
 
 
 def build_table(puzzle, partition_name, label, path, threads=None, memory_mb=None, log=None):
@@ -237,50 +213,16 @@ def build_table(puzzle, partition_name, label, path, threads=None, memory_mb=Non
 
 
 def read_group(path, puzzle, partition, g, out=None, crc32=None):
-    """The values of a stored table (into `out` if given), checked: its definition must be
-    this code's and its CRC-32 the stored one (and `crc32`, the manifest's, if given).
-    LayerError naming the file otherwise."""
-    path = Path(path)
-    cells = partition.width * partition.height
-    size = pattern_table_bytes(cells, len(partition.groups[g]))
-    try:
-        with h5py.File(path, "r") as f:
-            attrs = dict(f.attrs)
-            if attrs.get("definition_hash") != definition_hash(puzzle, partition, g):
-                raise LayerError(f"table {path} was built from another definition; "
-                                 f"rebuild it (snakemake pdbs)")
-            values = f["values"]
-            if values.shape != (size,):
-                raise LayerError(f"table {path} holds {values.shape[0]:,} bytes, "
-                                 f"expected {size:,}")
-            out = np.empty(size, np.uint8) if out is None else out
-            values.read_direct(out)
-    except (OSError, KeyError) as err:
-        raise LayerError(f"cannot read table {path}: {' '.join(str(err).split())}") from None
-    if crc(out) != attrs["crc32"] or (crc32 is not None and crc32 != attrs["crc32"]):
-        raise LayerError(f"corrupt table {path}: checksum mismatch")
-    return out
+    """The values of group g's table stored at `path` (into `out` if given), checked by the
+    store (store.tables.read_table): LayerError if it is stale or corrupt."""
+    return read_table(path, table_spec(puzzle, partition, g), out, crc32)
 
 
-def write_manifest(directory, puzzle, partition_name):
-    """Read back every table of the partition and write its manifest.json, last."""
-    directory = Path(directory)
+def write_manifest(results, puzzle, partition_name):
+    """Read back every table of the partition from results and write its manifest, last."""
     partition = partition_of(puzzle, partition_name)
-    groups = []
-    for g, label in enumerate(partition.labels):
-        path = directory / f"{label}.h5"
-        values = read_group(path, puzzle, partition, g)
-        with h5py.File(path, "r") as f:
-            groups.append({"tiles": label, "file": path.name, "bytes": int(values.size),
-                           "placements": int(f.attrs["placements"]),
-                           "crc32": int(f.attrs["crc32"]),
-                           "max_value": int(f.attrs["max_value"]),
-                           "definition_hash": str(f.attrs["definition_hash"]),
-                           "build_seconds": float(f.attrs["build_seconds"])})
-    manifest = {"puzzle": puzzle.name, "partition": partition.name,
-                "format_version": FORMAT_VERSION, "groups": groups}
-    write_text(directory / MANIFEST, json.dumps(manifest, indent=1) + "\n")
-    return manifest
+    return TableStore(results, puzzle.name, partition.name).write_manifest(
+        table_specs(puzzle, partition))
 
 
 # --- reading a partition back --------------------------------------------------------------------
@@ -302,39 +244,30 @@ class AdditiveDatabase:
 def built(puzzle, results):
     """The names of the puzzle's partitions whose manifest is there, strongest first."""
     return [name for name in puzzle.additive_partitions()
-            if (pdb_directory(results, puzzle.name, name) / MANIFEST).exists()]
+            if TableStore(results, puzzle.name, name).complete()]
 
 
 def load(puzzle, partition_name, results="results"):
     """A partition's tables from results, every one checked (LayerError if missing, stale
     or corrupt), into one array of huge pages."""
     partition = partition_of(puzzle, partition_name)
-    directory = pdb_directory(results, puzzle.name, partition.name)
-    path = directory / MANIFEST
-    if not path.exists():
-        raise LayerError(f"no additive pattern databases {partition.name} of {puzzle.name} in "
-                         f"{directory} (missing {MANIFEST}); build them with snakemake pdbs")
-    try:
-        manifest = json.loads(path.read_text())
-        entries = {entry["tiles"]: entry for entry in manifest["groups"]}
-    except (ValueError, KeyError, TypeError):
-        raise LayerError(f"corrupt manifest {path}") from None
-    cells = partition.width * partition.height
-    sizes = [pattern_table_bytes(cells, len(tiles)) for tiles in partition.groups]
-    offsets = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+    specs = table_specs(puzzle, partition)
+    sizes = [spec.bytes for spec in specs]
+    offsets = back_to_back(sizes)
     data = zeros_huge(int(sum(sizes)), np.uint8)
-    for g, label in enumerate(partition.labels):
-        if label not in entries:
-            raise LayerError(f"manifest {path} lists no table of tiles {label}")
-        read_group(directory / entries[label]["file"], puzzle, partition, g,
-                   out=data[offsets[g]:offsets[g] + sizes[g]], crc32=entries[label]["crc32"])
+    TableStore(results, puzzle.name, partition.name).read_tables(
+        specs, [data[at:at + size] for at, size in zip(offsets, sizes)])
     return AdditiveDatabase(partition, data, offsets)
 
 
 def in_memory(partition, tables):
-    """An AdditiveDatabase from tables already in memory (Built.values of each group, in
+    """An AdditiveDatabase from tables already in memory (Table.values of each group, in
     order): for tests and for partitions that are not stored."""
-    sizes = [t.size for t in tables]
-    offsets = np.cumsum([0] + sizes[:-1]).astype(np.int64)
-    return AdditiveDatabase(partition, np.concatenate(tables), offsets)
+    return AdditiveDatabase(partition, np.concatenate(tables),
+                            back_to_back([t.size for t in tables]))
+
+
+def back_to_back(sizes):
+    """The offsets of tables of these sizes laid back to back (AdditiveDatabase.offsets)."""
+    return np.cumsum([0] + sizes[:-1]).astype(np.int64)
 

@@ -5,7 +5,7 @@ shuffle and deflate filters, so any HDF5 reader decodes it; dataset `index` (the
 of every chunk, so a lookup reads one chunk); attributes puzzle, depth, count, crc32 (of the
 ranks as little-endian uint64), definition_hash, format_version.  This module encodes and
 decodes the chunks itself (encode_chunk, decode_chunk: numpy shuffles, ISA-L deflates and
-inflates, in POOL's threads); the store (store.py) writes the files and keeps the manifest.
+inflates, in POOL's threads); the store (layers.py) writes the files and keeps the manifest.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +16,7 @@ import numpy as np
 from isal import isal_zlib
 
 from puzzledb.errors import LayerError, one_line
+from puzzledb.store.integrity import check_crc, crc32
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
 CACHED_CHUNKS = 4  # decoded chunks a reader keeps (Layer.ranks)
@@ -32,13 +33,9 @@ COMPRESS_THREADS = 2
 POOL = ThreadPoolExecutor(COMPRESS_THREADS)
 
 
-def layer_name(depth):
-    return f"depth_{depth:03d}.h5"
-
-
 def ranks_crc(ranks, crc=0):
-    """The CRC-32 of ranks as little-endian uint64 (zlib's CRC-32, computed by ISA-L)."""
-    return isal_zlib.crc32(np.ascontiguousarray(ranks, dtype="<u8").view(np.uint8), crc)
+    """The CRC-32 of ranks as little-endian uint64, whatever the machine's byte order."""
+    return crc32(np.asarray(ranks, dtype="<u8"), crc)
 
 
 def encode_chunk(ranks):
@@ -260,5 +257,4 @@ class Layer:
         if size is not None and last >= size:
             raise LayerError(f"corrupt layer file {self.path}: rank {last} outside the rank "
                              f"space 0..{size - 1}")
-        if crc != self.crc32:
-            raise LayerError(f"corrupt layer file {self.path}: checksum mismatch")
+        check_crc(crc, self.crc32, what=f"layer file {self.path}")

@@ -5,14 +5,15 @@ chunked, shuffled and deflated) and dataset `index` (the first rank of every
 chunk, so a lookup reads one chunk): the format, its chunks' coding and the reader Layer
 are in layer.py.  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
-the manifest, catches the rest.  manifest.json is written last.  Every file puzzledb writes
-(layers, manifests, tables, plots) goes through atomic_file.  LayerStore.check_layer is the
-one full check of a layer: a resuming build uses it to find the last good layer
-(good_layers), `puzzledb verify` and the verify rule to scrub a finished database (verify).
+the manifest, catches the rest.  manifest.json is written last.  (The CRC-32, the definition
+hash and the manifest are integrity.py's, shared with the table store, tables.py.)  Every file
+puzzledb writes (layers, manifests, tables, plots) goes through atomic_file.
+LayerStore.check_layer is the one full check of a layer: a resuming build uses it to find the
+last good layer (good_layers), `puzzledb verify` and the verify rule to scrub a finished
+database (verify).
 """
 
 import errno
-import json
 import os
 import time
 from contextlib import contextmanager
@@ -23,7 +24,9 @@ import h5py
 import numpy as np
 
 from puzzledb.errors import LayerError, one_line
-from puzzledb.store.files import allocate, atomic_file, free_bytes, write_text, writer_gone
+from puzzledb.paths import MANIFEST, layer_name
+from puzzledb.store import integrity
+from puzzledb.store.files import allocate, atomic_file, free_bytes, writer_gone
 from puzzledb.store.layer import (
     CHUNK,
     COMPRESS_THREADS,
@@ -32,12 +35,9 @@ from puzzledb.store.layer import (
     Layer,
     chunks_of,
     encode_chunk,
-    layer_name,
     ranks_crc,
 )
 from puzzledb.puzzles.base import FORMAT_VERSION
-
-MANIFEST = "manifest.json"
 
 
 @dataclass
@@ -162,10 +162,8 @@ class LayerStore:
             if written != count:
                 raise LayerError(f"layer {depth}: {written} ranks written, {count} announced")
             f.create_dataset("index", data=np.array(index, dtype=np.uint64))
-            f.attrs.update(
-                puzzle=self.puzzle.name, depth=depth, count=count, crc32=crc,
-                definition_hash=self.definition_hash, format_version=FORMAT_VERSION,
-            )
+            f.attrs.update(puzzle=self.puzzle.name, depth=depth, count=count,
+                           **integrity.stamp(crc, self.definition_hash))
         return LayerInfo(depth, count, crc, self.path(depth).stat().st_size)
 
     def open_layer(self, depth):
@@ -179,11 +177,12 @@ class LayerStore:
                 f"layer file {path} holds {layer.puzzle} depth {layer.depth}, "
                 f"expected {self.puzzle.name} depth {depth}"
             )
-        if layer.definition_hash != self.definition_hash:
+        try:
+            integrity.check_definition(layer.definition_hash, self.definition_hash,
+                                       f"layer file {path}", f" of {self.puzzle.name}")
+        except LayerError:
             layer.close()
-            raise LayerError(
-                f"layer file {path} was built from another definition of {self.puzzle.name}"
-            )
+            raise
         return layer
 
     def check_layer(self, depth, expected=None, progress=None):
@@ -288,10 +287,11 @@ class LayerStore:
 
     # -- manifest ----------------------------------------------------------------------
     def manifest_path(self):
-        return self.directory / MANIFEST
+        return integrity.manifest_path(self.directory)
 
     def write_manifest(self, infos, **extra):
-        manifest = {
+        """Write the manifest, last: after every layer it lists (`infos`, LayerInfo each)."""
+        return integrity.write_manifest(self.directory, {
             "puzzle": self.puzzle.name,
             "definition_hash": self.definition_hash,
             "format_version": FORMAT_VERSION,
@@ -299,9 +299,7 @@ class LayerStore:
             "total": sum(i.count for i in infos),
             "layers": [asdict(i) for i in infos],
             **extra,
-        }
-        write_text(self.manifest_path(), json.dumps(manifest, indent=1) + "\n")
-        return manifest
+        })
 
     def manifest_layers(self):
         """The layers the manifest lists (LayerInfo each), after checking that the manifest
@@ -324,16 +322,8 @@ class LayerStore:
 
     def manifest(self):
         """The manifest of a complete database; LayerError if there is none or it is stale."""
-        path = self.manifest_path()
-        if not path.exists():
-            raise LayerError(
-                f"no complete database of {self.puzzle.name} in {self.directory} "
-                f"(missing {MANIFEST}); build it first"
-            )
-        try:
-            manifest = json.loads(path.read_text())
-        except ValueError as err:
-            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
-        if manifest.get("definition_hash") != self.definition_hash:
-            raise LayerError(f"manifest {path} was built from another definition of the puzzle")
+        manifest = integrity.read_manifest(
+            self.directory, f"complete database of {self.puzzle.name}", "build it first")
+        integrity.check_definition(manifest.get("definition_hash"), self.definition_hash,
+                                   f"manifest {self.manifest_path()}", " of the puzzle")
         return manifest

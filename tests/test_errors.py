@@ -123,3 +123,16 @@ def test_a_bfs_job_over_its_memory_budget_ends_its_log_and_the_runs_output_in_on
     assert line in result.stderr.splitlines()
     log = (tmp_path / "results" / "eleven" / "logs" / "bfs.log").read_text()
     assert log.splitlines()[-1] == line and "Traceback" not in log
+
+
+def test_map_keys_set_on_the_command_line_are_typed_by_the_schema(tmp_path):
+    # Snakemake's --config gives the values inside a map as strings
+    checked = check_config({"puzzles": ["eight"], "depth_limit": {"eight": "20"},
+                            "shards": {"eight": "4"}, "verify": "true"})
+    assert checked["depth_limit"] == {"eight": 20} and checked["shards"] == {"eight": 4}
+    assert checked["verify"] is True
+    # the dry run passes the config check (it exits 1 naming the key otherwise)
+    run_snakemake(tmp_path, {"puzzles": ["eight"]}, "pdbs", "all", "-n", "--config",
+                  "depth_limit={eight: 20}", "shards={eight: 4}", "pdbs={fifteen: [6-6-3]}")
+    with pytest.raises(ConfigError, match="depth_limit.eight: 'twenty' is not of type"):
+        check_config({"puzzles": ["eight"], "depth_limit": {"eight": "twenty"}})

@@ -33,6 +33,7 @@ def defaults():
 def check_config(config, source="config"):
     """Validate `config` in place (filling defaults) and register its `define:` puzzles;
     ConfigError naming the first problem.  source: the config file, for messages."""
+    _typed_from_command_line(config, schema())
     _validate(config, schema(), "config")
     for key, value in defaults().items():
         config.setdefault(key, value)
@@ -87,6 +88,33 @@ def search_plans(config):
             raise ConfigError(f"config: {err}") from None
         plans[name] = plan
     return plans
+
+
+def _typed_from_command_line(document, spec):
+    """Snakemake's --config gives the values inside a map as strings (`depth_limit={fifteen:
+    20}` arrives as {'fifteen': '20'}): where the schema asks for an integer or a boolean
+    and a string spells one, the value is converted in place, so that any key can be set
+    on the command line."""
+    if isinstance(document, dict):
+        for key, value in document.items():
+            inner = spec.get("properties", {}).get(key, spec.get("additionalProperties"))
+            if isinstance(inner, dict):
+                document[key] = _typed(value, inner)
+                _typed_from_command_line(document[key], inner)
+    elif isinstance(document, list) and isinstance(spec.get("items"), dict):
+        for i, value in enumerate(document):
+            document[i] = _typed(value, spec["items"])
+            _typed_from_command_line(document[i], spec["items"])
+
+
+def _typed(value, spec):
+    if not isinstance(value, str):
+        return value
+    if spec.get("type") == "integer" and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if spec.get("type") == "boolean" and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
 
 
 def _validate(document, schema, where):

@@ -289,6 +289,15 @@ def test_cli_solves_the_eight_start_by_ida_star_without_any_database(tmp_path):
     check_eight(boards, EIGHT_START)
 
 
+def test_cli_takes_a_board_given_after_the_options_as_before_them(tmp_path):
+    result = puzzledb_cli("solve", "eight", "--search", "ida", "--results", str(tmp_path),
+                          *EIGHT_START.split())
+    assert result.returncode == 0, result.stderr
+    check_eight(result.stdout.splitlines(), EIGHT_START)
+    bad = puzzledb_cli("distance", "eight", "--bogus", EIGHT_START)
+    assert bad.returncode == 2 and "unrecognized arguments: --bogus" in bad.stderr
+
+
 def test_cli_solve_without_a_database_searches_instead_and_says_so(tmp_path):
     board = "1438 7260 59bc aedf"  # 28 moves from the 15-puzzle goal
     result = puzzledb_cli("solve", "fifteen", board, "--results", str(tmp_path))

@@ -385,7 +385,15 @@ def _peg_solutions(puzzle, args, out):
 
 
 def main(argv=None):
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    # argparse ends a positional list at the first option, so a board given after an option
+    # (`solve fifteen --goal "0 1 ... 15" "14 13 ..."`) comes back unrecognised: it is the
+    # rest of the board
+    if extra and hasattr(args, "board") and not any(word.startswith("-") for word in extra):
+        args.board = [*args.board, *extra]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         run(args, sys.stdout)  # the stdout of now, not of import time (in-process callers)
     except PuzzledbError as err:

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb.report import analysis
 from puzzledb.query import matching, problems
 from puzzledb import puzzles
 from puzzledb.compiled import set_threads
@@ -135,7 +134,7 @@ def main():
               f"{table_mitm.get(d, 0):10,d}")
     print(f"seed table reproduced: full db {table_full == SEED_TABLE}, "
           f"matching {table_mitm == SEED_TABLE}")
-    analysis.write_distribution(work / "distribution.csv", mitm)
+    problems.write_distribution(work / "distribution.csv", mitm)
 
     started = time.perf_counter()
     layers = matching.open_goal_layers(puzzle, k_dir, args.k)

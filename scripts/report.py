@@ -2,6 +2,7 @@
 
 import os
 
+from puzzledb.query import problems
 from puzzledb.report import analysis
 from puzzledb import puzzles
 from puzzledb.workflow import rule_job
@@ -30,7 +31,7 @@ with rule_job(snakemake):
                         read_lines(antipodes), os.path.relpath(plot, report_dir), symmetry,
                         analysis.summary_note(summary)))
     problem_sets = [
-        (entry, analysis.read_distribution(table), os.path.relpath(problem_file, report_dir))
+        (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
         for entry, table, problem_file in zip(snakemake.params.problem_sets,
                                               snakemake.input.distributions,
                                               snakemake.input.problems)

@@ -8,7 +8,6 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb.report import analysis
 from puzzledb import compiled, puzzles
 from puzzledb.bfs import in_memory
 from puzzledb.query import matching, problems
@@ -101,7 +100,7 @@ def test_fourteen_renaming_agrees_with_the_general_search_beyond_k(tmp_path):
 
 def test_distribution_file_counts_each_distance_and_accumulates(tmp_path):
     path = tmp_path / "distribution.csv"
-    analysis.write_distribution(path, np.array([4, 2, 4, 6, 4]))
+    problems.write_distribution(path, np.array([4, 2, 4, 6, 4]))
     assert path.read_text().splitlines() == [
         "distance,count,cumulative", "2,1,1", "4,3,4", "6,1,5"]
 

@@ -2,6 +2,7 @@
 its command works from a directory holding a config.yaml (the schema and the built-in
 puzzles are read from inside the installed package, not from a source tree)."""
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -19,8 +20,16 @@ def installed(tmp_path_factory):
     """A fresh virtual environment with the project's wheel installed (its dependencies
     are taken from this environment's site-packages: the test needs no network)."""
     tmp = tmp_path_factory.mktemp("wheel")
+    # a copy of what the wheel is made of: setuptools builds in the source tree (build/),
+    # and a file left there by an older build would end up in the wheel
+    source = tmp / "source"
+    source.mkdir()
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, source / part)
+    shutil.copytree(ROOT / "workflow" / "puzzledb", source / "workflow" / "puzzledb",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp / "dist"), str(ROOT)], check=True)
+                    "-q", "-w", str(tmp / "dist"), str(source)], check=True)
     wheel = next((tmp / "dist").glob("puzzledb-*.whl"))
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(tmp / "venv")
     python = tmp / "venv" / "bin" / "python"

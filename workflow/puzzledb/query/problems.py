@@ -15,12 +15,12 @@ route  -- the blank's cell after each move, '|'-separated, `length` entries; whe
           there; after the last the board is the goal.
 """
 
+import csv
 from dataclasses import dataclass
 
 import numpy as np
 
 from puzzledb.query import matching
-from puzzledb.report.analysis import write_distribution
 from puzzledb.compiled import set_threads
 from puzzledb.errors import BoardError, ProblemError
 from puzzledb.puzzles.base import SEPARATORS
@@ -160,6 +160,30 @@ def check_problem_file(path, puzzle):
     for problem in problems:
         replay(puzzle, problem)
     return len(problems)
+
+
+def distribution(distances):
+    """(distance, count) pairs, ascending; -1 (unresolved) first if present."""
+    values, counts = np.unique(np.asarray(distances), return_counts=True)
+    return [(int(v), int(c)) for v, c in zip(values, counts)]
+
+
+def write_distribution(path, distances):
+    """CSV `distance,count,cumulative` of a query set's distances (-1: unresolved)."""
+    lines = ["distance,count,cumulative"]
+    total = 0
+    for d, c in distribution(distances):
+        total += c
+        lines.append(f"{d},{c},{total}")
+    write_text(path, "\n".join(lines) + "\n")
+
+
+def read_distribution(path):
+    """(distance, count, cumulative) rows of a distribution CSV."""
+    with open(path) as f:
+        return [(int(r["distance"]), int(r["count"]), int(r["cumulative"]))
+                for r in csv.DictReader(f)]
+
 
 
 def extract(puzzle, layer_directory, k, query_set, distribution_path, problems_path,

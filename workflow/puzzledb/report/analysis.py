@@ -93,29 +93,6 @@ def summary_note(path):
     return notes[-1] if notes else None
 
 
-def distribution(distances):
-    """(distance, count) pairs, ascending; -1 (unresolved) first if present."""
-    values, counts = np.unique(np.asarray(distances), return_counts=True)
-    return [(int(v), int(c)) for v, c in zip(values, counts)]
-
-
-def write_distribution(path, distances):
-    """CSV `distance,count,cumulative` of a query set's distances (-1: unresolved)."""
-    lines = ["distance,count,cumulative"]
-    total = 0
-    for d, c in distribution(distances):
-        total += c
-        lines.append(f"{d},{c},{total}")
-    write_text(path, "\n".join(lines) + "\n")
-
-
-def read_distribution(path):
-    """(distance, count, cumulative) rows of a distribution CSV."""
-    with open(path) as f:
-        return [(int(r["distance"]), int(r["count"]), int(r["cumulative"]))
-                for r in csv.DictReader(f)]
-
-
 def write_report(entries, path, problem_sets=(), declared=None):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
     symmetry, note) where symmetry is None or (symmetry summary rows, antipode boards per

@@ -3,6 +3,7 @@
 import os
 
 from puzzledb.query import problems
+from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
 from puzzledb import puzzles
 from puzzledb.workflow import rule_job
@@ -11,6 +12,12 @@ from puzzledb.workflow import rule_job
 def read_lines(path):
     with open(path) as f:
         return f.read().splitlines()
+
+
+def extent_note(name):
+    """What a partial database holds (from its manifest), or None for a whole one."""
+    with DepthDatabase.open(name, snakemake.config["results"]) as db:
+        return db.extent() if db.partial else None
 
 
 with rule_job(snakemake):
@@ -29,7 +36,7 @@ with rule_job(snakemake):
                         read_lines(orbit_antipodes))
         entries.append((puzzles.get(name), analysis.read_summary(summary),
                         read_lines(antipodes), os.path.relpath(plot, report_dir), symmetry,
-                        analysis.summary_note(summary)))
+                        extent_note(name)))
     problem_sets = [
         (entry, problems.read_distribution(table), os.path.relpath(problem_file, report_dir))
         for entry, table, problem_file in zip(snakemake.params.problem_sets,

@@ -16,6 +16,7 @@ from published_figures import FIFTEEN_CORNER
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
+from puzzledb.report import analysis
 from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, SPARSE_SEGMENTS
 from puzzledb.store.layers import LayerStore
@@ -130,6 +131,13 @@ def test_a_depth_limit_makes_a_partial_database_that_queries_treat_as_partial(tm
     solved = puzzledb_cli("--results", str(tmp_path), "solve", "eight", "867 254 301")
     assert solved.returncode == 0 and len(solved.stdout.splitlines()) == 32
     assert "beyond the 20 stored layers" in solved.stderr
+    # its summary is the table alone, numbers in every row (a CSV any reader loads as it
+    # is); the report still says that the database is partial
+    with DepthDatabase(puzzle, tmp_path / "eight" / "layers") as db:
+        analysis.write_summary(db, tmp_path / "summary.csv")
+    header, *rows = (tmp_path / "summary.csv").read_text().splitlines()
+    assert header == "depth,count,cumulative" and len(rows) == 21
+    assert all(field.isdigit() for row in rows for field in row.split(","))
 
 
 def test_the_in_memory_engine_stops_at_a_depth_limit_too(tmp_path):

@@ -13,14 +13,13 @@ from puzzledb.store.files import write_text
 
 
 def write_summary(db, path):
-    """summary.csv: depth,count,cumulative; a partial database adds one last comment line
-    saying so ("# layers 0..28 of a deeper space ...")."""
+    """summary.csv: depth,count,cumulative, nothing else, so that it loads as it is in any
+    CSV reader (pandas, R, a spreadsheet).  That a database is partial is the manifest's
+    (depth_limit) and the report's to say, not a comment line here."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["depth", "count", "cumulative"])
     writer.writerows(db.summary())
-    if db.partial:
-        out.write(f"# {db.extent()}\n")
     write_text(path, out.getvalue())
 
 
@@ -83,14 +82,7 @@ def antipode_orbits(db):
 def read_summary(path):
     with open(path) as f:
         return [(int(r["depth"]), int(r["count"]), int(r["cumulative"]))
-                for r in csv.DictReader(line for line in f if not line.startswith("#"))]
-
-
-def summary_note(path):
-    """The comment a partial database's summary.csv ends with, or None."""
-    with open(path) as f:
-        notes = [line[1:].strip() for line in f if line.startswith("#")]
-    return notes[-1] if notes else None
+                for r in csv.DictReader(f)]
 
 
 def write_report(entries, path, problem_sets=(), declared=None):

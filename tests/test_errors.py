@@ -110,6 +110,12 @@ def test_invalid_config_is_one_line_error(config, fragment):
 def test_the_workflow_refuses_an_invalid_config_in_one_line(tmp_path):
     result = run_snakemake(tmp_path, {"puzzles": ["eight"], "threadz": 2}, check=False)
     assert_one_line_error(result, "'threadz' was unexpected")
+    # the same mistake, the same line and status from the command line
+    command = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "info", "eight")
+    assert_one_line_error(command, "config.yaml: Additional properties are not allowed "
+                                   "('threadz' was unexpected)")
+    assert result.returncode == command.returncode == 2
+    assert result.stderr.strip() == command.stderr.strip().replace(str(tmp_path) + "/", "")
 
 
 @pytest.mark.slow

@@ -34,26 +34,26 @@ def check_config(config, source="config"):
     """Validate `config` in place (filling defaults) and register its `define:` puzzles;
     ConfigError naming the first problem.  source: the config file, for messages."""
     _typed_from_command_line(config, schema())
-    _validate(config, schema(), "config")
+    _validate(config, schema(), source)
     for key, value in defaults().items():
         config.setdefault(key, value)
     define_puzzles(config, source)
     for key in ("shards", "depth_limit"):
         for name in config[key]:
             if name not in config["puzzles"]:
-                raise ConfigError(f"config: {key}.{name}: {name!r} is not in puzzles")
-    search_plans(config)
+                raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
+    search_plans(config, source)
     for name, partitions in config["pdbs"].items():
         try:
             known = puzzles.get(name).additive_partitions()
         except PuzzleError as err:
-            raise ConfigError(f"config: pdbs: {err}") from None
+            raise ConfigError(f"{source}: pdbs: {err}") from None
         for partition in partitions:
             if partition not in known:
-                raise ConfigError(f"config: pdbs.{name}: no additive partition "
+                raise ConfigError(f"{source}: pdbs.{name}: no additive partition "
                                   f"{partition!r} (known: {', '.join(known) or 'none'})")
     for i, entry in enumerate(config["problem_sets"]):
-        where = f"config: problem_sets.{i}"
+        where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
             entry.setdefault(key, value)
         if entry["puzzle"] not in config["puzzles"]:
@@ -69,7 +69,7 @@ def check_config(config, source="config"):
     return config
 
 
-def search_plans(config):
+def search_plans(config, source="config"):
     """name -> bfs.select.SearchPlan of every puzzle of a checked config: how the workflow
     builds it (the rules read this, and never choose themselves)."""
     plans = {}
@@ -77,15 +77,15 @@ def search_plans(config):
         try:
             puzzle = puzzles.get(name)
         except PuzzleError as err:
-            raise ConfigError(f"config: puzzles: {err}") from None
+            raise ConfigError(f"{source}: puzzles: {err}") from None
         try:
             plan = select.choose(puzzle, config["memory_mb"], config["shards"].get(name),
                                  config["depth_limit"].get(name))
             select.check_fits(puzzle, plan, config["memory_mb"])
         except PuzzleError as err:
-            raise ConfigError(f"config: shards.{name}: {err}") from None
+            raise ConfigError(f"{source}: shards.{name}: {err}") from None
         except BudgetError as err:
-            raise ConfigError(f"config: {err}") from None
+            raise ConfigError(f"{source}: {err}") from None
         plans[name] = plan
     return plans
 
@@ -137,8 +137,8 @@ def define_puzzles(config, source="config"):
 
 
 def load_definitions(path, required=True):
-    """Register the `define:` puzzles of a config file, for the command line: only that
-    section is checked, against its part of the schema.  A missing file is a ConfigError
+    """Register the `define:` puzzles of a config file, for the command line: the file is
+    checked against the schema as the workflow checks it.  A missing file is a ConfigError
     when it was asked for (required), else nothing."""
     path = Path(path)
     if not path.is_file():
@@ -152,10 +152,10 @@ def load_definitions(path, required=True):
                           f"({' '.join(str(err).split())})") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: a config file is a mapping of keys")
-    schema_ = schema()
+    # the whole file against the schema (an unknown or misspelt key is an error here as in
+    # the workflow); only what the command line uses is taken from it
+    _validate(document, {**schema(), "required": []}, str(path))
     section = {"define": document.get("define") or {}}
-    _validate(section, {**schema_, "required": [], "properties": {
-        "define": schema_["properties"]["define"]}}, str(path))
     define_puzzles(section, str(path))
 
 

@@ -13,7 +13,9 @@ from puzzledb.workflow import Workflow
 try:
     check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")
 except ConfigError as err:
-    sys.exit(f"puzzledb: {err}")
+    # one line and status 2, as the command line reports the same mistake
+    print(f"puzzledb: error: {err}", file=sys.stderr)
+    sys.exit(2)
 
 RESULTS = config["results"]
 PUZZLEDB = Workflow(config, checkpoints)

@@ -9,6 +9,7 @@ import sys
 from contextlib import contextmanager
 
 from puzzledb import paths, puzzles
+from puzzledb.bfs import select
 from puzzledb.bfs.frontier.plan import FrontierPlan, StepRecord
 from puzzledb.bfs.memory import frontier_job_mb, job_mb, mb_of
 from puzzledb.config import define_puzzles, search_plans
@@ -70,16 +71,17 @@ class Workflow:
                 for label in partition.labels]
 
     # -- which rules build a puzzle: the answer of bfs.select, read, never derived again ----
-    def puzzles_built(self, frontier):
-        """A wildcard pattern for the puzzles the frontier rules build (frontier=True) or the
-        bfs rule builds (False: any other name, so that a puzzle not in the config can still
-        be asked for by file name)."""
-        names = [name for name, plan in self.plans.items() if plan.frontier()]
-        if frontier:
-            return "|".join(names) if names else "(?!)"
-        if not names:
-            return PUZZLE_NAME
-        return rf"(?!(?:{'|'.join(names)})(?![a-z0-9-])){PUZZLE_NAME}"
+    def puzzles_built(self, mode):
+        """A wildcard pattern for the puzzles whose layers the rules of `mode` (a bfs.select
+        mode) build.  The in-memory rule also takes any name no other mode has, so that a
+        puzzle not in the config can still be asked for by file name."""
+        if mode == select.IN_MEMORY:
+            others = [name for name, plan in self.plans.items() if plan.mode != mode]
+            if not others:
+                return PUZZLE_NAME
+            return rf"(?!(?:{'|'.join(others)})(?![a-z0-9-])){PUZZLE_NAME}"
+        names = [name for name, plan in self.plans.items() if plan.mode == mode]
+        return "|".join(names) if names else "(?!)"
 
     # -- the in-memory build ------------------------------------------------------------------
     def build_mem_mb(self, wildcards):

@@ -19,7 +19,7 @@ rule bfs:
     resources:
         mem_mb=PUZZLEDB.build_mem_mb,
     wildcard_constraints:
-        puzzle=PUZZLEDB.puzzles_built(frontier=False),
+        puzzle=PUZZLEDB.puzzles_built(IN_MEMORY),
     conda:
         "../envs/puzzledb.yaml"
     script:

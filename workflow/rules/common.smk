@@ -5,6 +5,7 @@
 import sys
 
 from puzzledb import paths, puzzles
+from puzzledb.bfs.select import FRONTIER, IN_MEMORY
 from puzzledb.config import check_config, problem_set
 from puzzledb.errors import ConfigError
 from puzzledb.process import release_exit

@@ -85,7 +85,7 @@ rule frontier_manifest:
     params:
         plan=PUZZLEDB.search_plan,
     wildcard_constraints:
-        puzzle=PUZZLEDB.puzzles_built(frontier=True),
+        puzzle=PUZZLEDB.puzzles_built(FRONTIER),
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -20,6 +20,7 @@ from tqdm import tqdm
 from puzzledb.bfs import bitset, twobit
 from puzzledb.compiled import set_threads
 from puzzledb.bfs.memory import check_budget, search_bytes
+from puzzledb.bfs.select import IN_MEMORY
 from puzzledb.store.layers import LayerStore
 
 
@@ -176,7 +177,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
         bar.close()
     seconds = time.perf_counter() - started
     stopped = depth_limit is not None and depth >= depth_limit
-    manifest = store.write_manifest(infos, mode="in-memory", bfs_seconds=round(seconds, 3),
+    manifest = store.write_manifest(infos, mode=IN_MEMORY, bfs_seconds=round(seconds, 3),
                                     depth_limit=depth_limit if stopped else None)
     log(
         f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "

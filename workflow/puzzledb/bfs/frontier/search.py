@@ -45,6 +45,7 @@ from puzzledb.bfs.frontier.kernels import (
     merge_sorted,
     unique_sorted,
 )
+from puzzledb.bfs.select import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
@@ -355,7 +356,7 @@ class Frontier:
             if directory.is_dir() and not any(directory.iterdir()):
                 directory.rmdir()
         return self.store.write_manifest(
-            record.layers, mode="frontier", segments=self.segments,
+            record.layers, mode=FRONTIER, segments=self.segments,
             depth_limit=self.depth_limit if record.next == LIMIT else None)
 
 

@@ -138,7 +138,7 @@ def lower_bound(rank, work, tables):
 
 
 def relabel(rank, key, tables):
-    """The state `rank` with its pieces renamed by the renaming `key` (matching.py)."""
+    """The state `rank` with its pieces renamed by the renaming `key` (query/matching.py)."""
     _compiled_only()
 
 

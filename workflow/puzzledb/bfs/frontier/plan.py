@@ -1,4 +1,4 @@
-"""How a frontier search (frontier.py) is cut into jobs, with no compiled code so that the
+"""How a frontier search (search.py) is cut into jobs, with no compiled code so that the
 workflow can plan it when it parses: the segments of the rank space, the fan-out of a depth,
 the parts of a fanned-out depth, the work files, and the step records that chain the jobs.
 """

@@ -19,7 +19,7 @@ one is reachable was checked by breadth-first search on 3x2..3x5, 4x2..4x4, 5x2,
 7x2 and 8x2 (tests/test_definitions.py, docs/fourteen.md); 4x4 is the seed's 76,204,800.
 A single row (no slides: the tiles keep their order) or two columns (the rows only cycle)
 is not dense, and is refused.  A class of more than MAX_CLASS tiles is refused too: its
-kernel tables hold all m_p! sequences.  The compiled kernels are in domino_kernels.py; the
+kernel tables hold all m_p! sequences.  The compiled kernels are in kernels.py; the
 plain-Python references here are what the tests compare them with.
 """
 
@@ -40,7 +40,7 @@ SYMBOLS = "_123456789abcdefghijklmnopqrstuvwxyz"  # code 0 is an empty cell
 MAX_CLASS = 9
 MAX_RELABEL_CLASS = 7  # the renaming tables of matching hold m!/2 x m! entries
 
-# The kernels' data (see compiled.py): per class p, every sequence by Lehmer index (perms),
+# The kernels' data (see puzzledb.compiled): per class p, every sequence by Lehmer index (perms),
 # the index of each (parity, rank) and each rank with a window of n_p entries rotated
 # (rot[direction, parity, window start, rank]); the moves of each domino cell; the weights
 # of the rank's digits and their inverses (domino_kernels divides by multiplying).
@@ -156,7 +156,7 @@ def rank_reference(puzzle, board):
 
 
 class DominoRelabelling:
-    """Tile renaming for matching.py: keys(ranks) gives each query its renaming (-1 where the
+    """Tile renaming for query/matching.py: keys(ranks) gives each query its renaming (-1 where the
     query's domino is not where the goal's is); compiled.relabel(rank, key, tables) renames a
     state.
 

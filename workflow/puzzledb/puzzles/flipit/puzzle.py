@@ -10,7 +10,7 @@ The graph is undirected: after a move the mover stands on the old empty cell, in
 the new empty cell and as far from it, so it can jump straight back over the same pieces and
 turn them over again.  Rank = empty cell * 2^(cells-1) + the colours (1 = black) of the
 other cells read row-major; the 4x4 boards reach all 16 * 2^15 = 524,288 ranks.  The
-compiled kernels are in flipit_kernels.py.
+compiled kernels are in kernels.py.
 """
 
 from collections import namedtuple
@@ -27,7 +27,7 @@ ALIASES = {"_": "S", ".": "S", "0": "S", "1": "B", "2": "W"}
 COLOURS = {"white": WHITE, "black": BLACK}
 MAX_CELLS = 58  # cells * 2^(cells - 1) ranks must fit in 63 bits
 
-# The kernels' data (see compiled.py): the moves into each empty cell; the number of pieces,
+# The kernels' data (see puzzledb.compiled): the moves into each empty cell; the number of pieces,
 # the mask of a rank's colour bits and, for each empty cell, the mask of the other cells; the
 # corner bound's cells and weights.
 FlipItTables = namedtuple("FlipItTables", "moves move_counts pieces colours others")

@@ -7,7 +7,7 @@ position (every hole full but the start's empty ones), and layer d holds the pos
 after d jumps, those with d more empty holes; the layers are disjoint by construction.
 Within a level a position is ranked by the combinatorial number system over its peg mask:
 the pegs at holes c_1 < ... < c_k have rank C(c_1, 1) + ... + C(c_k, k), dense over the
-C(holes, k) masks (compiled by table lookups in pegs_kernels.py).  Jumps are bit shifts of
+C(holes, k) masks (compiled by table lookups in kernels.py).  Jumps are bit shifts of
 the mask laid out on the board's grid.
 """
 
@@ -28,7 +28,7 @@ PEG_SYMBOLS = {"o": 1, "x": 1, "1": 1, "●": 1, ".": 0, "0": 0, "_": 0, "○": 
 BYTES = 8  # rank tables cover masks of up to 64 holes, one byte at a time
 LOW_BITS = 16  # the low part of a mask, ranked and unranked by one lookup
 
-# The kernels' data (see compiled.py): the byte tables of the rank, the low-part lookups,
+# The kernels' data (see puzzledb.compiled): the byte tables of the rank, the low-part lookups,
 # and the jumps as grid shifts; the symmetries as byte tables of mask images.
 PegTables = namedtuple("PegTables", "rank_table low_masks low_start low_rank on_grid shifts "
                                     "sources holes start_pegs")

@@ -5,7 +5,7 @@ A puzzle is data: its width, height and goal string.  Pieces that repeat make a 
 (every arrangement is reachable, since swapping two equal pieces fixes any parity); distinct
 tiles make a permutation whose parity is tied to the blank's row (an even-width board turns
 the parity over with each vertical move, an odd-width board never does).  The compiled
-kernels are in sliding_kernels.py.
+kernels are in kernels.py.
 """
 
 import re
@@ -31,7 +31,7 @@ from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_CELLS = 64  # a board's cells as the bits of one word (repeated pieces)
 
-# The kernels' data (see compiled.py).  Distinct tiles: the permutation rank of ranking.py;
+# The kernels' data (see puzzledb.compiled).  Distinct tiles: the permutation rank of ranking.py;
 # repeated pieces: the multiset rank, with the unrank table of each class's combinations.
 PermutationTables = namedtuple("PermutationTables",
                                "adjacent half_factorial parity_of_blank goal")
@@ -41,7 +41,7 @@ ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
 PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
 RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
 
-# The plane expansion (sliding_distinct_kernels.py) of distinct tiles splits the rank around the
+# The plane expansion (distinct_kernels.py) of distinct tiles splits the rank around the
 # reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
 # shares one rank change, else a suffix table of at most SUFFIX_MAX_TABLE entries gives it.
 # Repeated pieces: a rank table of 2^pool entries per class, pools of at most MAX_POOL cells.
@@ -138,7 +138,7 @@ class SlidingPuzzle(Puzzle):
     #
     # Both rank families put the blank's cell first, so the states with the blank in cell b
     # are one plane of consecutive ranks, and a horizontal move keeps the rest of the rank:
-    # a whole word of states moves to the next plane at once.  See sliding_plane_kernels.py.
+    # a whole word of states moves to the next plane at once.  See plane_kernels.py.
 
     def layer_expansion(self):
         """The plane kernels; None for a board whose tables would be too large (the engine
@@ -436,7 +436,7 @@ def grid_symmetries(width, height):
 
 
 class SlidingRelabelling:
-    """Tile renaming for matching.py.  Moves depend only on where the blank is, so renaming
+    """Tile renaming for query/matching.py.  Moves depend only on where the blank is, so renaming
     the tiles maps paths to paths: a query q with its blank where the goal has it is the goal
     renamed by s (s(goal[i]) = q[i]), and the states j moves from q are the goal's layer j
     renamed by s.  s is even (q and the goal have the same blank cell, hence the same

@@ -111,6 +111,7 @@ def test_sample_draws_positions_at_the_requested_depth(results):
         boards = [puzzles.get("eight").decode(r) for r in ranks]
         assert len(set(boards)) == 5
         assert all(db.distance(b) == 20 for b in boards)
+        assert db.boards_at(20, count=5, seed=3) == boards  # the same, decoded
 
 
 def test_plots_and_report_are_written(results):

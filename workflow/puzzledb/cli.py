@@ -217,9 +217,8 @@ def run(args, out=sys.stdout):
         elif args.command == "count":
             print(db.count_solutions(_board(args)), file=out)
         elif args.command == "sample":
-            level = args.depth if puzzle.graded else 0
-            for rank in db.positions_at(args.depth, args.count, args.seed):
-                print(puzzle.decode(rank, level), file=out)
+            for board in db.boards_at(args.depth, args.count, args.seed):
+                print(board, file=out)
 
 
 def _decode(puzzle, args, out):

@@ -178,6 +178,13 @@ class DepthDatabase:
         picks = np.sort(rng.choice(layer.count, size=count, replace=False))
         return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
 
+    def boards_at(self, depth, count=None, seed=0):
+        """Board strings at a depth, in rank order: positions_at(depth, count, seed)
+        decoded."""
+        level = depth if self.puzzle.graded else 0
+        return [self.puzzle.decode(rank, level)
+                for rank in self.positions_at(depth, count, seed)]
+
     def extent(self):
         """The stored layers in words: 'layers 0..28 of a deeper space' for a partial
         database."""

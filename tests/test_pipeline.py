@@ -114,6 +114,16 @@ def test_sample_draws_positions_at_the_requested_depth(results):
         assert db.boards_at(20, count=5, seed=3) == boards  # the same, decoded
 
 
+def test_a_layer_reads_with_plain_h5py_as_through_the_store(results):
+    import h5py
+
+    with h5py.File(results / "eight" / "layers" / "depth_020.h5") as f:
+        ranks, index = f["ranks"][:], f["index"][:]
+    with DepthDatabase.open("eight", results) as db:
+        assert np.array_equal(ranks, db.layer(20).ranks())
+    assert np.array_equal(index, ranks[::65536])  # the first rank of each chunk
+
+
 def test_plots_and_report_are_written(results):
     for name in ("fifteen-6colour", "fifteen-3colour", "eight"):
         png = (results / name / "depth_distribution.png").read_bytes()

@@ -11,7 +11,8 @@ from puzzledb.compiled.bitops import atomic_or as _atomic_or
 from puzzledb.compiled.bitops import lowest_bit as _lowest_bit
 from puzzledb.compiled.bitops import popcount as _popcount
 from puzzledb.compiled import jit, neighbours
-from puzzledb.bfs.memory import BLOCK_WORDS, WORD_BITS, words_for
+from puzzledb.bfs.memory import BLOCK_WORDS
+from puzzledb.expansion import WORD_BITS, words_for
 
 
 def new_bitset(size):

@@ -1,27 +1,29 @@
-"""The memory a search holds, known before it starts: the engine's layout of its bit planes
-and buffers, the build of an additive pattern database, and the budget check.  Plain
+"""The memory a search holds, known before it starts: the engines' bit planes, buffers and
+work pieces, and the budget check (a pattern database's build: solvers/memory.py).  Plain
 arithmetic on sizes, so that the config check, the workflow's `resources` and `puzzledb info`
 can state it without loading the compiled engine."""
 
-from math import perm
-
 from puzzledb.errors import BudgetError
+from puzzledb.expansion import (
+    SUB_STATES,
+    WORD_BITS,
+    sub_blocks,
+    twobit_words,
+    words_for,
+)
 
-WORD_BITS = 64
+# The layouts of the two-bit state array and of a level's bitset are the expansion
+# protocol's (puzzledb.expansion), which a puzzle's layer expansion writes too; here only
+# what the engines add to them.
+
 # Bits are scanned and ranks extracted in blocks of this many words: a thread's unit of
 # work, and (times 64) the most ranks one extraction buffer holds.  (The one-bit sets of
 # graded searches, frontier segments and matching; see bitset.py.)
 BLOCK_WORDS = 1 << 14
 EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
 
-# The two-bit state array of an ungraded search (twobit.py): 32 states a word, cut into
-# sub-blocks of SUB_WORDS words (32,768 states) with a flag byte each for "holds a state of
-# this layer" and one for "of the next"; the next layer's ranks are read out a few
-# sub-blocks at a time into one buffer of TWOBIT_EXTRACT_SUBS sub-blocks' states.
-STATES_PER_WORD = 32
-SUB_SHIFT = 10
-SUB_WORDS = 1 << SUB_SHIFT
-SUB_STATES = SUB_WORDS * STATES_PER_WORD
+# The next layer's ranks are read out of the two-bit array (twobit.py) a few sub-blocks at a
+# time, into one buffer of TWOBIT_EXTRACT_SUBS sub-blocks' states.
 TWOBIT_EXTRACT_SUBS = 8
 TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
 
@@ -30,7 +32,7 @@ TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
 PROCESS_OVERHEAD_MB = 256
 
 
-# The frontier engine (frontier.py) expands at most this many source states at once.  Its
+# The frontier engine (frontier/search.py) expands at most this many source states at once.  Its
 # estimates made before a layer is expanded assume that no segment receives more than SKEW
 # times its share of the neighbours; a merge job's need is then computed exactly from what
 # its segments received (segment_merge_bytes), and a step job that would exceed its
@@ -40,20 +42,6 @@ SKEW = 2
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
 #                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
-
-
-def words_for(size):
-    return (int(size) + WORD_BITS - 1) // WORD_BITS
-
-
-def twobit_words(size):
-    """Words of the two-bit state array of `size` states."""
-    return (int(size) + STATES_PER_WORD - 1) // STATES_PER_WORD
-
-
-def sub_blocks(words):
-    """Sub-blocks (flag bytes) of a two-bit state array of `words` words."""
-    return (int(words) + SUB_WORDS - 1) // SUB_WORDS
 
 
 def search_bytes(puzzle):
@@ -106,7 +94,7 @@ def segment_merge_bytes(received, known, span):
 
 def dense_depth_bytes(size, expansion_bytes=0):
     """Bytes a depth of the frontier search holds when it goes through one bitset of its
-    whole level of `size` ranks (frontier.py, in-process): the bitset, a piece of the layer
+    whole level of `size` ranks (frontier/search.py, in-process): the bitset, a piece of the layer
     it expands, a block of an older layer it clears, one extraction buffer, and the tables
     of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
     return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES

@@ -24,20 +24,20 @@ import numba
 import numpy as np
 from numba import prange
 
-from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
+from puzzledb.bfs.memory import TWOBIT_EXTRACT_SUBS
 from puzzledb.compiled import jit, neighbours
-from puzzledb.bfs.memory import (
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
+from puzzledb.expansion import (
+    LANES,
+    ONE,
     STATES_PER_WORD,
     SUB_SHIFT,
     SUB_STATES,
     SUB_WORDS,
-    TWOBIT_EXTRACT_SUBS,
     sub_blocks,
     twobit_words,
 )
-
-LANES = np.uint64(0x5555555555555555)  # the y bit of every state of a word
-ONE = np.uint64(1)
+from puzzledb.expansion.words import cur_lanes, mark_next, units_active
 CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
 SERIAL_SUBS = 64  # a relabelling of fewer sub-blocks than this does not wake the threads
 
@@ -89,72 +89,6 @@ class StateArray:
             kernel(*args)
         finally:
             numba.set_parallel_chunksize(old)
-
-
-# --- word operations, shared with the layer expansions of puzzles -----------------------------
-
-
-@jit(inline="always")
-def cur_lanes(v):
-    """The y-lane mask of the CUR (11) states of a word."""
-    return v & (v >> ONE) & LANES
-
-
-@jit(inline="always")
-def mark_next(a, flags, g):
-    """Mark state g NEXT if it is UNSEEN; 1 if this call marked it, else 0."""
-    w = g >> 5
-    bit = ONE << np.uint64(2 * (g & 31))
-    v = a[w]
-    if (v | (v >> ONE)) & bit:
-        return 0
-    old = atomic_or(a, w, bit)
-    if old & bit:
-        return 0
-    flags[w >> SUB_SHIFT] = 1
-    return 1
-
-
-@jit(inline="always")
-def mark_next_lanes(a, flags, w, lanes):
-    """Mark NEXT the UNSEEN states among the y-lanes `lanes` of word w; how many."""
-    v = a[w]
-    new = lanes & ~(v | (v >> ONE))
-    if new == 0:
-        return 0
-    old = atomic_or(a, w, new)
-    new &= ~old
-    if new == 0:
-        return 0
-    flags[w >> SUB_SHIFT] = 1
-    return np.int64(popcount(new))
-
-
-@jit(inline="always")
-def mark_next_shifted(a, flags, g0, lanes):
-    """Mark NEXT the UNSEEN states among g0 + i for the set y-lanes i of `lanes` (g0 need
-    not be a multiple of 32: the lanes then straddle two words); how many."""
-    w = g0 >> 5
-    s = g0 & 31
-    if s == 0:
-        return mark_next_lanes(a, flags, w, lanes)
-    low = lanes << np.uint64(2 * s)
-    high = lanes >> np.uint64(64 - 2 * s)
-    found = 0
-    if low:
-        found += mark_next_lanes(a, flags, w, low)
-    if high:
-        found += mark_next_lanes(a, flags, w + 1, high)
-    return found
-
-
-@jit
-def units_active(flags, w0, w1):
-    """Whether words [w0, w1) meet a flagged sub-block."""
-    for k in range(w0 >> SUB_SHIFT, ((w1 - 1) >> SUB_SHIFT) + 1):
-        if flags[k]:
-            return True
-    return False
 
 
 # --- the passes between depths ----------------------------------------------------------------

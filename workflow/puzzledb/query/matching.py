@@ -24,7 +24,7 @@ from puzzledb.bfs import bitset
 from puzzledb.compiled import jit, neighbours_of_many, relabel, relabel_one
 from puzzledb.query.database import depths_of, descend
 from puzzledb.errors import BoardError, LayerError, PuzzleError
-from puzzledb.bfs.memory import words_for
+from puzzledb.expansion import words_for
 from puzzledb.store.layers import LayerStore
 
 # Layer k is probed as a bitset over the rank space when that takes at most this many bytes,

@@ -17,9 +17,9 @@ from numba import prange
 
 from puzzledb.compiled.bitops import lowest_bit, pdep, set_bit
 from puzzledb.compiled import jit
-from puzzledb.bfs.memory import STATES_PER_WORD
+from puzzledb.expansion import ONE, STATES_PER_WORD
 from puzzledb.puzzles.ranking import FACTORIAL
-from puzzledb.bfs.twobit import ONE, mark_next, units_active
+from puzzledb.expansion.words import mark_next, units_active
 from puzzledb.puzzles.sliding.plane_kernels import (
     SORTED_BLOCK,
     _horizontal,

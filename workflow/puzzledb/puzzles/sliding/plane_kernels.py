@@ -20,8 +20,8 @@ import numpy as np
 
 from puzzledb.compiled.bitops import set_bit
 from puzzledb.compiled import jit
-from puzzledb.bfs.memory import STATES_PER_WORD, twobit_words
-from puzzledb.bfs.twobit import ONE, cur_lanes, mark_next_shifted
+from puzzledb.expansion import ONE, STATES_PER_WORD, twobit_words
+from puzzledb.expansion.words import cur_lanes, mark_next_shifted
 
 UNIT_WORDS = 1 << 12  # words of one plane a thread sweeps as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit of work (mark)

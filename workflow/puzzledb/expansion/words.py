@@ -1,0 +1,76 @@
+"""The compiled word operations of the expansion protocol (see the package's docstring): the
+CUR states of a two-bit word, marking states NEXT with an exact count when threads race,
+whether a run of words holds a flagged sub-block, and set_bit, the one write into the bitset
+of a level.  The engine's generic step (bfs/twobit.py) and a family's layer expansion use
+the same ones, inlined into their loops."""
+
+import numpy as np
+
+from puzzledb.compiled import jit
+from puzzledb.compiled.bitops import atomic_or, popcount
+from puzzledb.compiled.bitops import set_bit  # noqa: F401  (the bitset's write, re-exported)
+from puzzledb.expansion import LANES, ONE, SUB_SHIFT
+
+
+@jit(inline="always")
+def cur_lanes(v):
+    """The y-lane mask of the CUR (11) states of a word."""
+    return v & (v >> ONE) & LANES
+
+
+@jit(inline="always")
+def mark_next(a, flags, g):
+    """Mark state g NEXT if it is UNSEEN; 1 if this call marked it, else 0."""
+    w = g >> 5
+    bit = ONE << np.uint64(2 * (g & 31))
+    v = a[w]
+    # a plain read first: most neighbours are seen already, and an atomic OR costs more
+    if (v | (v >> ONE)) & bit:
+        return 0
+    old = atomic_or(a, w, bit)
+    if old & bit:  # another thread marked it between the read and the OR
+        return 0
+    flags[w >> SUB_SHIFT] = 1
+    return 1
+
+
+@jit(inline="always")
+def mark_next_lanes(a, flags, w, lanes):
+    """Mark NEXT the UNSEEN states among the y-lanes `lanes` of word w; how many."""
+    v = a[w]
+    new = lanes & ~(v | (v >> ONE))
+    if new == 0:
+        return 0
+    old = atomic_or(a, w, new)
+    new &= ~old
+    if new == 0:
+        return 0
+    flags[w >> SUB_SHIFT] = 1
+    return np.int64(popcount(new))
+
+
+@jit(inline="always")
+def mark_next_shifted(a, flags, g0, lanes):
+    """Mark NEXT the UNSEEN states among g0 + i for the set y-lanes i of `lanes` (g0 need
+    not be a multiple of 32: the lanes then straddle two words); how many."""
+    w = g0 >> 5
+    s = g0 & 31
+    if s == 0:
+        return mark_next_lanes(a, flags, w, lanes)
+    low = lanes << np.uint64(2 * s)
+    high = lanes >> np.uint64(64 - 2 * s)
+    found = 0
+    if low:
+        found += mark_next_lanes(a, flags, w, low)
+    if high:
+        found += mark_next_lanes(a, flags, w + 1, high)
+    return found
+
+
+@jit
+def units_active(flags, w0, w1):
+    """Whether words [w0, w1) meet a flagged sub-block."""
+    for k in range(w0 >> SUB_SHIFT, ((w1 - 1) >> SUB_SHIFT) + 1):
+        if flags[k]:
+            return True
+    return False

@@ -3,50 +3,64 @@ layer grouped by the segment they fall in, and set operations on sorted rank arr
 the bitset of one segment."""
 
 import numpy as np
-from numba import prange
+from numba import prange, types
+from numba.extending import overload
 
-from puzzledb.compiled.bitops import set_bit
 from puzzledb.compiled import jit, neighbours_after
+from puzzledb.expansion.words import set_bit
 
 BLOCK = 4096  # states a thread expands with one scratch array
 
 
-@jit(inline="always")
-def _neighbours_in_block(ranks, i, first, level, row, work, tables):
-    """The neighbours of ranks[i] into row, their number, where ranks[first:i] went through
-    the same work array before it (so ranks[i] may be decoded from ranks[i - 1])."""
-    prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)
-    return neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+@jit
+def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
+    """The neighbours of each rank (ascending) into out[i * max_moves:], their number into
+    counts[i]."""
+    _by_block(ranks, level, tables, max_moves, work_size, out, counts, None)
+
+
+@jit
+def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
+    """Set in bits (a bitset of the whole level) the neighbours of each rank (ascending);
+    threads OR atomically (a bit already set is not written)."""
+    _by_block(ranks, level, tables, max_moves, work_size, None, None, bits)
 
 
 @jit(parallel=True)
-def layer_neighbours(ranks, level, tables, max_moves, work_size, out, counts):
-    """The neighbours of each rank (ascending) into out[i * max_moves:], their number into
-    counts[i].  Threads take blocks of consecutive ranks, and a kernel may decode each rank
-    from where it differs from the one before (compiled.neighbours_after)."""
+def _by_block(ranks, level, tables, max_moves, work_size, out, counts, bits):
+    """The neighbours of each rank into out and counts, or set in bits (see _keep).  Threads
+    take blocks of consecutive ranks, and a kernel may decode each rank from where it
+    differs from the one before (compiled.neighbours_after)."""
     n = ranks.size
     for b in prange((n + BLOCK - 1) // BLOCK):
         row = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
+        first = b * BLOCK
+        for i in range(first, min(n, first + BLOCK)):
+            prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)
+            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+            _keep(row, k, i, max_moves, out, counts, bits)
+
+
+def _keep(row, k, i, max_moves, out, counts, bits):
+    """Keep the k neighbours in row of rank i: into out and counts when bits is None, else
+    set in bits (compiled only; the choice is made when the caller is compiled)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_keep, inline="always")
+def _keep_by_type(row, k, i, max_moves, out, counts, bits):
+    if isinstance(bits, types.NoneType):
+        def into_rows(row, k, i, max_moves, out, counts, bits):
             for j in range(k):
                 out[i * max_moves + j] = row[j]
             counts[i] = k
+        return into_rows
 
-
-@jit(parallel=True)
-def mark_neighbours(ranks, level, tables, max_moves, work_size, bits):
-    """Set in bits (a bitset of the whole level) the neighbours of each rank; threads take
-    blocks of consecutive ranks and OR atomically (a bit already set is not written)."""
-    n = ranks.size
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        row = np.empty(max_moves, np.int64)
-        work = np.empty(work_size, np.int64)
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            k = _neighbours_in_block(ranks, i, b * BLOCK, level, row, work, tables)
-            for j in range(k):
-                set_bit(bits, row[j])
+    def into_bits(row, k, i, max_moves, out, counts, bits):
+        for j in range(k):
+            set_bit(bits, row[j])
+    return into_bits
 
 
 @jit(parallel=True)

@@ -1,5 +1,5 @@
-"""The plane kernels of sliding puzzles with distinct tiles (see sliding_plane_kernels.py):
-the vertical moves.
+"""The plane kernels of sliding puzzles with distinct tiles: their vertical moves, for the
+sweeps of plane_kernels.py, registered there for FactoredTables.
 
 For each vertical move the rank is split at a position s, rank = hi * K + lo with
 K = (n - s)! / 2 (n tiles).  When the window lies in the digits of hi (prefix kind), the rank
@@ -13,19 +13,12 @@ the writes mostly hit the cache.
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
-from puzzledb.compiled.bitops import lowest_bit, pdep, set_bit
+from puzzledb.compiled.bitops import lowest_bit, pdep
 from puzzledb.compiled import jit
-from puzzledb.expansion import ONE, STATES_PER_WORD
+from puzzledb.expansion import ONE
 from puzzledb.puzzles.ranking import FACTORIAL
-from puzzledb.expansion.words import mark_next, units_active
-from puzzledb.puzzles.sliding.plane_kernels import (
-    SORTED_BLOCK,
-    _horizontal,
-    _horizontal_bits,
-    _plane_lanes,
-)
+from puzzledb.puzzles.sliding.plane_kernels import register
 
 FactoredTables = namedtuple(
     "FactoredTables",
@@ -105,29 +98,41 @@ def _suffix_table(n, a, width, right, fact, out):
 
 @jit(inline="always")
 def _prefix_tiles(first, s, n, digits, tiles, used, sums):
-    """Tiles, used-tile masks and digit-sum parities of reading positions first..s-1."""
+    """Tiles, used-tile masks (uint64 bits held in int64) and digit-sum parities of reading
+    positions first..s-1."""
     full = (ONE << np.uint64(n)) - ONE
     for i in range(first, s):
-        t = lowest_bit(pdep(ONE << np.uint64(digits[i]), full & ~used[i]))
+        t = lowest_bit(pdep(ONE << np.uint64(digits[i]), full & ~np.uint64(used[i])))
         tiles[i] = np.int64(t)
-        used[i + 1] = used[i] | (ONE << t)
+        used[i + 1] = np.int64(np.uint64(used[i]) | (ONE << t))
         sums[i + 1] = sums[i] ^ (digits[i] & 1)
 
 
+# A tracker is one row of the trackers' table (_scratch): its block's base and value as
+# _moved reads them at every state, its state (the first rank of its hi block, hi, the
+# block's rank change or hi's digit parity), then its digits, tiles, used-tile masks and
+# digit-sum parities, which only a new block (_track) reads.
+BASE, VALUE, STATE, DIGITS = 0, 1, 2, 5
+
+
 @jit(inline="always")
-def _track(q, j, t, m, right, state, digits, tiles, used, sums):
-    """Bring tracker j (of move m) to the hi block holding rank q: state[j] = (first rank of
-    the block, hi, the block's rank change (prefix kind) or hi's digit parity (suffix))."""
+def _track(q, j, t, m, right, table):
+    """Bring tracker j (of move m) to the hi block holding rank q."""
     block = t.move_block[m]
-    base = state[j, 0]
-    s = t.move_split[m]
     n = t.tiles
-    dg = digits[j]
+    row = table[j]
+    state = row[STATE:DIGITS]
+    dg = row[DIGITS:DIGITS + n]
+    tiles = row[DIGITS + n:DIGITS + 2 * n]
+    used = row[DIGITS + 2 * n:DIGITS + 3 * n + 1]
+    sm = row[DIGITS + 3 * n + 1:DIGITS + 4 * n + 2]
+    base = state[0]
+    s = t.move_split[m]
     if base >= 0 and q >= base:
         # a later block: add the step to hi's digits like an odometer (usually the last
         # digit or two change, so the prefix is rebuilt only from there)
         step = 1 if q < base + 2 * block else (q - base) // block
-        hi = state[j, 1] + step
+        hi = state[1] + step
         pos = s - 1
         carry = step
         while True:
@@ -149,25 +154,15 @@ def _track(q, j, t, m, right, state, digits, tiles, used, sums):
             dg[i] = rem - d * radix
             rem = d
         first = 0
-    state[j, 0] = hi * block
-    state[j, 1] = hi
-    sm = sums[j]
+    state[0] = hi * block
+    state[1] = hi
     if t.move_kind[m] == 0:
-        _prefix_tiles(first, s, n, dg, tiles[j], used[j], sm)
-        state[j, 2] = _window_delta(right, t.move_start[m], t.width, dg, tiles[j], t.fact) >> 1
+        _prefix_tiles(first, s, n, dg, tiles, used, sm)
+        state[2] = _window_delta(right, t.move_start[m], t.width, dg, tiles, t.fact) >> 1
     else:
         for i in range(first, s):
             sm[i + 1] = sm[i] ^ (dg[i] & 1)
-        state[j, 2] = sm[s]
-
-
-@jit(inline="always")
-def _trackers(n):
-    """The scratch of the two trackers (move down, move up) of one thread: digits, tiles,
-    used-tile masks, digit-sum parities, and state (see _track), none decoded yet."""
-    return (np.zeros((2, n), np.int64), np.zeros((2, n), np.int64),
-            np.zeros((2, n + 1), np.uint64), np.zeros((2, n + 1), np.int64),
-            np.full((2, 3), -1, np.int64))
+        state[2] = sm[s]
 
 
 @jit(inline="always")
@@ -180,99 +175,53 @@ def _plane_moves(t, b):
 
 
 @jit(inline="always")
-def _moved(q, j, right, m, kind, block, offset, parity, base, val, t, state, digits, tiles,
-           used, sums):
+def _moved(q, j, right, m, kind, block, offset, parity, t, table):
     """The place in the target plane of state q of its plane after vertical move m
-    (tracker j), and the tracker's hi block base and value, brought to q's block."""
+    (tracker j), the tracker brought to q's block."""
+    base = table[j, BASE]
+    val = table[j, VALUE]
     if q - base >= block:
-        _track(q, j, t, m, right, state, digits, tiles, used, sums)
-        base = state[j, 0]
-        val = state[j, 2] if kind == 0 else parity ^ state[j, 2]
+        _track(q, j, t, m, right, table)
+        base = table[j, STATE]
+        val = table[j, STATE + 2] if kind == 0 else parity ^ table[j, STATE + 2]
+        table[j, BASE] = base
+        table[j, VALUE] = val
     if kind == 0:
-        return q + val, base, val
-    return (2 * q + t.suffix_delta[offset + 2 * (q - base) + val]) >> 1, base, val
+        return q + val
+    return (2 * q + t.suffix_delta[offset + 2 * (q - base) + val]) >> 1
 
 
-@jit(parallel=True)
-def expand_factored(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
-    """Mark NEXT every UNSEEN neighbour of every CUR state (distinct tiles); found[u] is the
-    number marked from unit u."""
-    n = t.tiles
-    width = t.width
-    plane = t.plane
-    for u in prange(unit_plane.size):
-        found[u] = 0
-        if not units_active(cur_flags, unit_first[u], unit_stop[u]):
-            continue
-        b = unit_plane[u]
-        lo = b * plane
-        hi = lo + plane
-        col = b % width
-        parity = t.parity_of_blank[b]
-        digits, tiles, used, sums, state = _trackers(n)
-        # tracker 0 the move down, 1 the move up: their constants in registers
-        to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
-        base0 = -block0  # no hi block decoded yet
-        base1 = -block1
-        val0 = 0
-        val1 = 0
-        vertical = to0 >= 0 or to1 >= 0
-        new = 0
-        for w in range(unit_first[u], unit_stop[u]):
-            lanes = _plane_lanes(a, w, lo, hi)
-            if lanes == 0:
-                continue
-            g0 = w * STATES_PER_WORD
-            new += _horizontal(a, next_flags, g0, lanes, plane, col, width)
-            if not vertical:
-                continue
-            while lanes:
-                q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
-                lanes &= lanes - ONE
-                if to0 >= 0:
-                    q2, base0, val0 = _moved(q, 0, True, 2 * b, kind0, block0, off0, parity,
-                                             base0, val0, t, state, digits, tiles, used, sums)
-                    new += mark_next(a, next_flags, to0 * plane + q2)
-                if to1 >= 0:
-                    q2, base1, val1 = _moved(q, 1, False, 2 * b + 1, kind1, block1, off1,
-                                             parity, base1, val1, t, state, digits, tiles,
-                                             used, sums)
-                    new += mark_next(a, next_flags, to1 * plane + q2)
-        found[u] = new
+@jit(inline="always")
+def _scratch(t):
+    """The trackers' table: a row for the move down, one for the move up (see BASE)."""
+    return np.zeros((2, DIGITS + 4 * t.tiles + 2), np.int64)
 
 
-@jit(parallel=True)
-def mark_factored(ranks, bits, t):
-    """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks
-    (distinct tiles): the plane sweep of expand_factored over a list of ranks.  Threads take
-    blocks of SORTED_BLOCK consecutive ranks; the trackers start again at each plane."""
-    n = t.tiles
-    width = t.width
-    plane = t.plane
-    for k in prange((ranks.size + SORTED_BLOCK - 1) // SORTED_BLOCK):
-        digits, tiles, used, sums, state = _trackers(n)
-        lo = -plane
-        b = col = parity = 0
-        to0 = to1 = kind0 = kind1 = off0 = off1 = 0
-        block0 = block1 = base0 = base1 = val0 = val1 = 0
-        for i in range(k * SORTED_BLOCK, min(ranks.size, (k + 1) * SORTED_BLOCK)):
-            r = np.int64(ranks[i])
-            if r - lo >= plane:  # a new plane: its moves, the trackers from scratch
-                b = r // plane
-                lo = b * plane
-                col = b % width
-                parity = t.parity_of_blank[b]
-                to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
-                base0 = -block0
-                base1 = -block1
-                state[0, 0] = state[1, 0] = -1
-            q = r - lo
-            _horizontal_bits(bits, r, plane, col, width)
-            if to0 >= 0:
-                q2, base0, val0 = _moved(q, 0, True, 2 * b, kind0, block0, off0, parity, base0,
-                                         val0, t, state, digits, tiles, used, sums)
-                set_bit(bits, to0 * plane + q2)
-            if to1 >= 0:
-                q2, base1, val1 = _moved(q, 1, False, 2 * b + 1, kind1, block1, off1, parity,
-                                         base1, val1, t, state, digits, tiles, used, sums)
-                set_bit(bits, to1 * plane + q2)
+@jit(inline="always")
+def _start(t, b, trackers):
+    """Plane b's constants: (whether it has a vertical move, b, the parity of its blank's
+    cell, then per move, down and up, its target plane (-1: none), kind, hi block size and
+    suffix table offset)."""
+    to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
+    for j in range(2):
+        trackers[j, STATE] = -1  # no hi block decoded yet
+    trackers[0, BASE] = -block0  # the first state is in a block of its own
+    trackers[1, BASE] = -block1
+    return ((to0 >= 0) | (to1 >= 0), b, t.parity_of_blank[b], to0, to1, kind0, kind1, block0,
+            block1, off0, off1)
+
+
+@jit(inline="always")
+def _moves(t, q, constants, trackers):
+    vertical, b, parity, to0, to1, kind0, kind1, block0, block1, off0, off1 = constants
+    down = up = np.int64(-1)
+    if to0 >= 0:
+        down = to0 * t.plane + _moved(q, 0, True, 2 * b, kind0, block0, off0, parity, t,
+                                      trackers)
+    if to1 >= 0:
+        up = to1 * t.plane + _moved(q, 1, False, 2 * b + 1, kind1, block1, off1, parity, t,
+                                    trackers)
+    return down, up
+
+
+register(FactoredTables, _scratch, _start, _moves)

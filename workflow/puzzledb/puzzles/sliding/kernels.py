@@ -1,8 +1,8 @@
-"""The compiled kernels of sliding puzzles (sliding.py): neighbours for distinct tiles and for
+"""The compiled kernels of sliding puzzles (puzzle.py): neighbours for distinct tiles and for
 repeated pieces, rank and unrank of single boards, the tile renaming of matching, Manhattan
 distance and pattern-database lookups, and plane_expansion, the layer expansion of whole
-planes (sliding_plane_kernels.py and its two families' kernels).  Every kernel takes the
-puzzle's tables.
+planes (plane_kernels.py, with the vertical moves of distinct_kernels.py and
+pool_kernels.py).  Every kernel takes the puzzle's tables.
 
 A horizontal move swaps two cells that are consecutive in cell order, so every digit but the
 blank's keeps its value in both rank families: such neighbours cost one addition.
@@ -31,13 +31,11 @@ from puzzledb.puzzles.sliding.puzzle import (
     PermutationTables,
     RelabelTables,
 )
-from puzzledb.puzzles.sliding.distinct_kernels import (
-    expand_factored,
-    factored_tables,
-    mark_factored,
-)
+# importing the two piece families' kernels registers their vertical moves with the sweeps
+# of plane_kernels.py (dispatched on the type of their tables)
+from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
 from puzzledb.puzzles.sliding.plane_kernels import PlaneExpansion
-from puzzledb.puzzles.sliding.pool_kernels import expand_pools, mark_pools, pool_tables
+from puzzledb.puzzles.sliding.pool_kernels import pool_tables
 
 ONE = np.uint64(1)
 
@@ -45,10 +43,10 @@ ONE = np.uint64(1)
 def plane_expansion(puzzle):
     """The PlaneExpansion of a sliding puzzle whose plane_plan is not None."""
     if puzzle.distinct:
-        return PlaneExpansion(expand_factored, mark_factored, factored_tables(puzzle),
-                              puzzle.cells, puzzle.half_factorial, puzzle.size)
-    return PlaneExpansion(expand_pools, mark_pools, pool_tables(puzzle), puzzle.cells,
-                          int(puzzle.weights[0]), puzzle.size)
+        return PlaneExpansion(factored_tables(puzzle), puzzle.cells, puzzle.half_factorial,
+                              puzzle.size)
+    return PlaneExpansion(pool_tables(puzzle), puzzle.cells, int(puzzle.weights[0]),
+                          puzzle.size)
 
 
 def board_rank(board, t):

@@ -1,9 +1,10 @@
-"""The layer expansion of sliding puzzles (Puzzle.layer_expansion): whole planes at a time
-instead of state by state, in the ranks of sliding.py, on the engine's two-bit array
-(twobit.py) or over a list of ascending ranks (the frontier's dense depths).  This module
-holds what both piece families share: the units of work, a word's horizontal moves and the
-PlaneExpansion object; their vertical moves are in sliding_distinct_kernels.py (distinct
-tiles) and sliding_pool_kernels.py (repeated pieces).
+"""The layer expansion of sliding puzzles (Puzzle.layer_expansion, an
+expansion.LayerExpansion): whole planes at a time instead of state by state, in the ranks of
+puzzle.py, on the engine's two-bit array or over a list of ascending ranks (the frontier's
+dense depths).  This module holds the sweeps both piece families share (the units of work,
+a word's horizontal moves, the walk through a plane's states) and the PlaneExpansion object;
+the vertical moves are each family's, in distinct_kernels.py (distinct tiles) and
+pool_kernels.py (repeated pieces), which register them here for the type of their tables.
 
 Both rank families put the blank's cell first: rank = blank * plane + rest, `rest` numbering
 the arrangement of the pieces read row by row with the blank skipped.  So the states with the
@@ -17,36 +18,46 @@ blank in cell b are one contiguous plane of the array, and
 """
 
 import numpy as np
+from numba import prange
+from numba.core.errors import TypingError
+from numba.extending import overload
 
-from puzzledb.compiled.bitops import set_bit
 from puzzledb.compiled import jit
+from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import ONE, STATES_PER_WORD, twobit_words
-from puzzledb.expansion.words import cur_lanes, mark_next_shifted
+from puzzledb.expansion.words import (
+    cur_lanes,
+    mark_next,
+    mark_next_shifted,
+    set_bit,
+    units_active,
+)
 
 UNIT_WORDS = 1 << 12  # words of one plane a thread sweeps as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit of work (mark)
 
 
 class PlaneExpansion:
-    """The expansion kernel of one puzzle, its tables and its units of work (plane, first
-    word, stop word): see Puzzle.layer_expansion."""
+    """The layer expansion of one puzzle (an expansion.LayerExpansion): its tables (a
+    family's FactoredTables or PoolTables) and its units of work (plane, first word, stop
+    word)."""
 
-    def __init__(self, kernel, marker, tables, cells, plane, size):
-        self.kernel = kernel
-        self.marker = marker
+    def __init__(self, tables, cells, plane, size):
         self.tables = tables
+        self.cells = cells
+        self.plane = plane
         self.units = units_for(cells, plane, twobit_words(size))
         self.found = np.zeros(self.units[0].size, dtype=np.int64)
 
     def expand(self, state, level):
-        state.run(self.kernel, state.words, state.cur_flags, state.next_flags, self.found,
+        state.run(expand_planes, state.words, state.cur_flags, state.next_flags, self.found,
                   self.tables, *self.units)
         return int(self.found.sum())
 
     def mark(self, ranks, level, bits):
         """Set in bits (a bitset of the whole space) every neighbour of the ascending
         ranks."""
-        self.marker(ranks, bits, self.tables)
+        mark_planes(ranks, bits, self.tables, *runs_for(ranks, self.plane, self.cells))
 
 
 def units_for(cells, plane, total_words, unit_words=UNIT_WORDS):
@@ -58,6 +69,15 @@ def units_for(cells, plane, total_words, unit_words=UNIT_WORDS):
         stop = min(total_words, ((b + 1) * plane - 1) // STATES_PER_WORD + 1)
         units += [(b, w, min(stop, w + unit_words)) for w in range(first, stop, unit_words)]
     return tuple(np.array(column, dtype=np.int64) for column in zip(*units))
+
+
+def runs_for(ranks, plane, cells, run_ranks=SORTED_BLOCK):
+    """The ascending ranks cut into runs of one plane and at most run_ranks ranks: two
+    int64 arrays (first index, stop index), the units of work of a list's sweep."""
+    cuts = np.searchsorted(ranks, np.arange(1, cells, dtype=np.uint64) * np.uint64(plane))
+    cuts = np.union1d(np.append(cuts, ranks.size), np.arange(0, ranks.size, run_ranks))
+    cuts = cuts.astype(np.int64)
+    return cuts[:-1], cuts[1:]
 
 
 @jit(inline="always")
@@ -92,3 +112,129 @@ def _horizontal_bits(bits, r, plane, col, width):
         set_bit(bits, r - plane)
     if col < width - 1:
         set_bit(bits, r + plane)
+
+
+# --- the vertical moves: each family's, dispatched on the type of its tables -----------------
+#
+# A sweep walks through the states of one plane in ascending order, and a family's vertical
+# moves keep trackers from one state to the next (decoded digits, a block's rank change)
+# that are only cheap to bring forward because of that order.  What the moves read at every
+# state and never change there (the plane's move constants) the family hands over as a
+# tuple of integers, made once per plane and kept in registers by the compiler (read from
+# an array at every state instead, they cost half as much time again); what they change
+# (the trackers) it keeps in one array.  One: numba counts the references to each array
+# taken out of a tuple, an atomic operation each, and a tuple of tracker arrays handed on at
+# every state took three to five times the sweep's time.  Nothing else travels from state
+# to state: numba's analysis of parallel loops fails on a tuple carried around a loop.
+
+_VERTICAL = {}  # tables type -> (scratch, start, moves) of its family
+
+
+def register(tables_type, scratch, start, moves):
+    """Make a piece family's vertical moves known to the sweeps, for tables of tables_type
+    (a namedtuple class): three compiled functions, inline="always", with these arguments:
+    scratch(t) -> the trackers of one thread's sweep, one array;
+    start(t, b, trackers) -> the constants of plane b, a tuple of integers whose first is
+    true if the plane has a vertical move; the trackers set for the plane's first state;
+    moves(t, q, constants, trackers) -> the ranks after the move down and after the move up
+    (-1: no such move) of state q of the plane, q not below the state asked about before."""
+    _VERTICAL[tables_type] = (scratch, start, moves)
+
+
+def _vertical(t, role):
+    kernels = _VERTICAL.get(getattr(t, "instance_class", None))
+    if kernels is None:
+        raise TypingError(f"no vertical moves are registered for tables of type {t}")
+    return kernels[role].py_func
+
+
+def plane_scratch(t):
+    """The registered scratch, start and moves of t's family (compiled code only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+def plane_start(t, b, trackers):
+    raise NotImplementedError("called from compiled code only")
+
+
+def plane_moves(t, q, constants, trackers):
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(plane_scratch, inline="always")
+def _scratch_of(t):
+    return _vertical(t, 0)
+
+
+@overload(plane_start, inline="always")
+def _start_of(t, b, trackers):
+    return _vertical(t, 1)
+
+
+@overload(plane_moves, inline="always")
+def _moves_of(t, q, constants, trackers):
+    return _vertical(t, 2)
+
+
+# --- the sweeps -----------------------------------------------------------------------------
+
+
+@jit(parallel=True)
+def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
+    """Mark NEXT every UNSEEN neighbour of every CUR state; found[u] is the number marked
+    from unit u."""
+    width = t.width
+    plane = t.plane
+    for u in prange(unit_plane.size):
+        found[u] = 0
+        if not units_active(cur_flags, unit_first[u], unit_stop[u]):
+            continue
+        b = unit_plane[u]
+        lo = b * plane
+        hi = lo + plane
+        col = b % width
+        trackers = plane_scratch(t)
+        constants = plane_start(t, b, trackers)
+        new = 0
+        for w in range(unit_first[u], unit_stop[u]):
+            lanes = _plane_lanes(a, w, lo, hi)
+            if lanes == 0:
+                continue
+            g0 = w * STATES_PER_WORD
+            new += _horizontal(a, next_flags, g0, lanes, plane, col, width)
+            if not constants[0]:  # no vertical move
+                continue
+            while lanes:
+                q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
+                lanes &= lanes - ONE
+                down, up = plane_moves(t, q, constants, trackers)
+                if down >= 0:
+                    new += mark_next(a, next_flags, down)
+                if up >= 0:
+                    new += mark_next(a, next_flags, up)
+        found[u] = new
+
+
+@jit(parallel=True)
+def mark_planes(ranks, bits, t, run_first, run_stop):
+    """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks: the
+    sweep of expand_planes over a list of ranks, in runs of one plane (runs_for)."""
+    width = t.width
+    plane = t.plane
+    for k in prange(run_first.size):
+        first = run_first[k]
+        b = np.int64(ranks[first]) // plane
+        lo = b * plane
+        col = b % width
+        trackers = plane_scratch(t)
+        constants = plane_start(t, b, trackers)
+        for i in range(first, run_stop[k]):
+            r = np.int64(ranks[i])
+            _horizontal_bits(bits, r, plane, col, width)
+            if not constants[0]:  # no vertical move
+                continue
+            down, up = plane_moves(t, r - lo, constants, trackers)
+            if down >= 0:
+                set_bit(bits, down)
+            if up >= 0:
+                set_bit(bits, up)

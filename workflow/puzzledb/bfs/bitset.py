@@ -1,7 +1,8 @@
 """Dense bitsets over a rank space (one bit per state): the two levels a graded search holds
 (peg solitaire: every move removes a peg, so layer d + 1 is all of level d + 1 it reaches and
 no state is seen twice) and its compiled step, and the sets of frontier segments and matching.
-Threads set bits of the next level with an atomic OR, so it is complete without locks.
+Threads set bits of the next level with an atomic OR, so it is complete without locks.  The
+layout (bit r & 63 of word r >> 6) is the expansion protocol's (puzzledb.expansion).
 """
 
 import numpy as np
@@ -13,6 +14,7 @@ from puzzledb.compiled.bitops import popcount as _popcount
 from puzzledb.compiled import jit, neighbours
 from puzzledb.bfs.memory import BLOCK_WORDS
 from puzzledb.expansion import WORD_BITS, words_for
+from puzzledb.expansion.words import set_bit
 
 
 def new_bitset(size):
@@ -35,12 +37,7 @@ def expand(current, following, level, tables, max_moves, work_size):
                 bits &= bits - np.uint64(1)
                 k = neighbours(r, level, out, work, tables)
                 for j in range(k):
-                    n = out[j]
-                    nw = n >> 6
-                    mask = np.uint64(1) << np.uint64(n & 63)
-                    if following[nw] & mask:
-                        continue
-                    _atomic_or(following, nw, mask)
+                    set_bit(following, out[j])
 
 
 @jit(parallel=True)

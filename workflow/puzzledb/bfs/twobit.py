@@ -1,23 +1,20 @@
-"""Two bits per state: the state array of the in-memory search of an ungraded puzzle, its
-word operations, and the generic BFS step on it, which asks the puzzle's neighbours kernel
-state by state.  A puzzle's faster whole-layer expansion (Puzzle.layer_expansion, e.g. the
-plane kernels of sliding puzzles) works on the same array with the same operations.
+"""Two bits per state: the state array of the in-memory search of an ungraded puzzle, the
+passes between depths, and the generic BFS step on it, which asks the puzzle's neighbours
+kernel state by state.  A puzzle's faster whole-layer expansion (Puzzle.layer_expansion, e.g.
+the plane kernels of sliding puzzles) works on the same array through the expansion protocol
+(puzzledb.expansion: the layout, the word operations), which StateArray implements.
 
-State r lives in word r >> 5, bits 2(r & 31) (y, the low bit) and 2(r & 31) + 1 (x):
+This is Korf's two-bit breadth-first search (the depth mod 3, in effect; the codes are in
+puzzledb.expansion).  Expanding depth d only ever turns UNSEEN into NEXT: a plain read shows
+the state unseen, then an atomic OR sets its y bit, and the old word it returns says whether
+this thread set it, so the count of new states is exact when two threads race.  OLD and CUR
+never change during an expansion, so a stale read is harmless.  Between depths one pass
+relabels NEXT -> CUR and CUR -> OLD (x' = x | y, y' = y & ~x, word-parallel) and then reads
+the ranks of the CUR states out in ascending order: the next layer, sorted, in the puzzle's
+own numbering.
 
-    UNSEEN 00   OLD 10 (depth < d)   CUR 11 (depth d, being expanded)   NEXT 01 (depth d + 1)
-
-This is Korf's two-bit breadth-first search (the depth mod 3, in effect).  Expanding depth d
-only ever turns UNSEEN into NEXT: a plain read shows the state unseen, then an atomic OR
-sets its y bit, and the old word it returns says whether this thread set it, so the count
-of new states is exact when two threads race.  OLD and CUR never change during an
-expansion, so a stale read is harmless.  Between depths one pass relabels NEXT -> CUR and
-CUR -> OLD (x' = x | y, y' = y & ~x, word-parallel) and then reads the ranks of the CUR
-states out in ascending order: the next layer, sorted, in the puzzle's own numbering.
-
-The array is cut into sub-blocks of SUB_WORDS words.  A flag byte per sub-block says whether
-it holds a CUR (resp. NEXT) state, so a narrow layer's expansion, relabelling and read-out
-skip the sub-blocks it does not touch.
+The flag byte of a sub-block says whether it holds a CUR (resp. NEXT) state, so a narrow
+layer's expansion, relabelling and read-out skip the sub-blocks it does not touch.
 """
 
 import numba
@@ -38,12 +35,14 @@ from puzzledb.expansion import (
     twobit_words,
 )
 from puzzledb.expansion.words import cur_lanes, mark_next, units_active
+
 CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
 SERIAL_SUBS = 64  # a relabelling of fewer sub-blocks than this does not wake the threads
 
 
 class StateArray:
-    """The two-bit array of a search over `size` states, and its sub-block flags."""
+    """The two-bit array of a search over `size` states, and its sub-block flags: the
+    state a LayerExpansion expands (expansion.ExpansionState)."""
 
     def __init__(self, size):
         self.size = int(size)
@@ -191,7 +190,8 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size)
 
 class NeighboursExpansion:
     """A layer expanded state by state through the puzzle's neighbours kernel: the default
-    of Puzzle.layer_expansion."""
+    of Puzzle.layer_expansion (the expand half of expansion.LayerExpansion; the frontier
+    engine has its own default for mark)."""
 
     def __init__(self, puzzle):
         self.tables = puzzle.tables()

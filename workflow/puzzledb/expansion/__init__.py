@@ -22,7 +22,7 @@ The bitset of a level (the frontier engine's dense depths, graded searches): ran
 r & 63 of word r >> 6 of a uint64 array of words_for(size) words, set with words.set_bit.
 """
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -59,6 +59,7 @@ def words_for(size):
 # --- the protocol -----------------------------------------------------------------------------
 
 
+@runtime_checkable
 class ExpansionState(Protocol):
     """What the engine hands LayerExpansion.expand: the two-bit array of the whole rank
     space (bfs/twobit.StateArray)."""
@@ -73,6 +74,7 @@ class ExpansionState(Protocol):
         the cores are shared)."""
 
 
+@runtime_checkable
 class LayerExpansion(Protocol):
     """A puzzle's whole-layer expansion, faster than the engines' generic steps over its
     neighbours kernel (Puzzle.layer_expansion; sliding puzzles: the plane kernels)."""

@@ -139,12 +139,13 @@ class Puzzle:
 
     def layer_expansion(self):
         """A whole-layer expansion faster than asking the neighbours kernel state by state:
-        an object whose expand(state, level) marks NEXT every UNSEEN neighbour of every CUR
-        state of the engine's two-bit array (twobit.StateArray) and returns how many it
-        marked, and whose mark(ranks, level, bits) sets in a bitset of the whole level every
-        neighbour of a list of ascending ranks (the frontier engine's dense depths).
-        Sliding puzzles: the plane kernels.  Default: None, the engines' generic steps over
-        the neighbours kernel."""
+        an expansion.LayerExpansion, the protocol the engines publish, whose expand(state,
+        level) marks NEXT every UNSEEN neighbour of every CUR state of the two-bit array
+        (expansion.ExpansionState) and returns how many it marked, and whose mark(ranks,
+        level, bits) sets in a bitset of the whole level every neighbour of a list of
+        ascending ranks (the frontier engine's dense depths).  Its kernels write through
+        expansion.words and never import an engine.  Sliding puzzles: the plane kernels.
+        Default: None, the engines' generic steps over the neighbours kernel."""
         return None
 
     def expansion_bytes(self):

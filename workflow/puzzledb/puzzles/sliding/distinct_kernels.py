@@ -44,28 +44,44 @@ def factored_tables(puzzle):
         plan.target, plan.start, plan.kind, plan.split, plan.block, plan.offset, suffix)
 
 
+# A tracker is one row of an int64 table (_scratch; _suffix_table uses one too): its block's
+# base and value as _moved reads them at every state, its state (the first rank of its hi
+# block, hi, the block's rank change or hi's digit parity), then from column DIGITS its n
+# digits, the n tiles they stand for, n + 1 used-tile masks (uint64 bits) and n + 1 digit-sum
+# parities, which only a new block reads.  The kernels index the table, and take no view of
+# it: numba counts the references to a view, an atomic operation each, and small hi blocks
+# (12 ranks on eleven) ask for a new block at nearly every state of a sparse layer.
+BASE, VALUE, STATE, DIGITS = 0, 1, 2, 5
+
+
 @jit
-def _window_delta(right, a, width, digits, tiles, fact):
-    """Change of the full Lehmer code when the window [a, a + width) turns right (its last
-    tile to the front: the blank moves down from reading position a) or left (its first tile
-    to the end: the blank moves up to reading position a)."""
+def _window_delta(right, a, width, table, j, n, fact):
+    """Change of the full Lehmer code of tracker j (digits and tiles of n tiles in its row)
+    when the window [a, a + width) turns right (its last tile to the front: the blank moves
+    down from reading position a) or left (its first tile to the end: the blank moves up to
+    reading position a)."""
+    tiles = DIGITS + n
     delta = 0
     smaller = 0
     e = a + width - 1
     if right:
-        x = tiles[e]
+        x = table[j, tiles + e]
         for i in range(a, e):
-            bigger = 1 if tiles[i] > x else 0
+            bigger = 1 if table[j, tiles + i] > x else 0
             smaller += 1 - bigger
-            delta += (digits[i] - bigger) * fact[i + 1] - digits[i] * fact[i]
-        delta += (digits[e] + smaller) * fact[a] - digits[e] * fact[e]
+            d = table[j, DIGITS + i]
+            delta += (d - bigger) * fact[i + 1] - d * fact[i]
+        d = table[j, DIGITS + e]
+        delta += (d + smaller) * fact[a] - d * fact[e]
     else:
-        y = tiles[a]
+        y = table[j, tiles + a]
         for i in range(a + 1, a + width):
-            less = 1 if tiles[i] < y else 0
+            less = 1 if table[j, tiles + i] < y else 0
             smaller += less
-            delta += (digits[i] + 1 - less) * fact[i - 1] - digits[i] * fact[i]
-        delta += (digits[a] - smaller) * fact[e] - digits[a] * fact[a]
+            d = table[j, DIGITS + i]
+            delta += (d + 1 - less) * fact[i - 1] - d * fact[i]
+        d = table[j, DIGITS + a]
+        delta += (d - smaller) * fact[e] - d * fact[a]
     return delta
 
 
@@ -73,8 +89,7 @@ def _window_delta(right, a, width, digits, tiles, fact):
 def _suffix_table(n, a, width, right, fact, out):
     """out[2 lo + e] = p + delta for the suffix (reading positions a..n-1) whose Lehmer
     value is 2 lo + p, where e = p xor (parity of its digits a..n-3)."""
-    digits = np.zeros(n, np.int64)
-    tiles = np.zeros(n, np.int64)
+    table = np.zeros((1, DIGITS + 4 * n + 2), np.int64)
     for value in range(out.size):
         rem = value
         par = 0
@@ -82,37 +97,35 @@ def _suffix_table(n, a, width, right, fact, out):
             radix = n - i
             d = rem % radix
             rem //= radix
-            digits[i] = d
+            table[0, DIGITS + i] = d
             if i <= n - 3:
                 par ^= d & 1
         used = np.uint64(0)
         for i in range(a, n):
             # relative ranks 0..n-a-1 stand for the tiles: only their order matters
-            t = lowest_bit(pdep(ONE << np.uint64(digits[i]), ~used))
-            tiles[i] = np.int64(t)
+            t = lowest_bit(pdep(ONE << np.uint64(table[0, DIGITS + i]), ~used))
+            table[0, DIGITS + n + i] = np.int64(t)
             used |= ONE << t
-        p = digits[n - 2]
-        out[2 * (value >> 1) + (p ^ par)] = p + _window_delta(right, a, width, digits, tiles,
+        p = table[0, DIGITS + n - 2]
+        out[2 * (value >> 1) + (p ^ par)] = p + _window_delta(right, a, width, table, 0, n,
                                                               fact)
 
 
 @jit(inline="always")
-def _prefix_tiles(first, s, n, digits, tiles, used, sums):
-    """Tiles, used-tile masks (uint64 bits held in int64) and digit-sum parities of reading
-    positions first..s-1."""
+def _prefix_tiles(first, s, n, table, j):
+    """Tiles, used-tile masks and digit-sum parities of tracker j's reading positions
+    first..s-1."""
+    tiles = DIGITS + n
+    used = DIGITS + 2 * n
+    sums = DIGITS + 3 * n + 1
     full = (ONE << np.uint64(n)) - ONE
     for i in range(first, s):
-        t = lowest_bit(pdep(ONE << np.uint64(digits[i]), full & ~np.uint64(used[i])))
-        tiles[i] = np.int64(t)
-        used[i + 1] = np.int64(np.uint64(used[i]) | (ONE << t))
-        sums[i + 1] = sums[i] ^ (digits[i] & 1)
-
-
-# A tracker is one row of the trackers' table (_scratch): its block's base and value as
-# _moved reads them at every state, its state (the first rank of its hi block, hi, the
-# block's rank change or hi's digit parity), then its digits, tiles, used-tile masks and
-# digit-sum parities, which only a new block (_track) reads.
-BASE, VALUE, STATE, DIGITS = 0, 1, 2, 5
+        d = table[j, DIGITS + i]
+        mask = np.uint64(table[j, used + i])
+        t = lowest_bit(pdep(ONE << np.uint64(d), full & ~mask))
+        table[j, tiles + i] = np.int64(t)
+        table[j, used + i + 1] = np.int64(mask | (ONE << t))
+        table[j, sums + i + 1] = table[j, sums + i] ^ (d & 1)
 
 
 @jit(inline="always")
@@ -120,29 +133,24 @@ def _track(q, j, t, m, right, table):
     """Bring tracker j (of move m) to the hi block holding rank q."""
     block = t.move_block[m]
     n = t.tiles
-    row = table[j]
-    state = row[STATE:DIGITS]
-    dg = row[DIGITS:DIGITS + n]
-    tiles = row[DIGITS + n:DIGITS + 2 * n]
-    used = row[DIGITS + 2 * n:DIGITS + 3 * n + 1]
-    sm = row[DIGITS + 3 * n + 1:DIGITS + 4 * n + 2]
-    base = state[0]
+    sums = DIGITS + 3 * n + 1
+    base = table[j, STATE]
     s = t.move_split[m]
     if base >= 0 and q >= base:
         # a later block: add the step to hi's digits like an odometer (usually the last
         # digit or two change, so the prefix is rebuilt only from there)
         step = 1 if q < base + 2 * block else (q - base) // block
-        hi = state[1] + step
+        hi = table[j, STATE + 1] + step
         pos = s - 1
         carry = step
         while True:
-            v = dg[pos] + carry
+            v = table[j, DIGITS + pos] + carry
             radix = n - pos
             if v < radix:
-                dg[pos] = v
+                table[j, DIGITS + pos] = v
                 break
             carry = v // radix
-            dg[pos] = v - carry * radix
+            table[j, DIGITS + pos] = v - carry * radix
             pos -= 1
         first = pos
     else:
@@ -151,18 +159,19 @@ def _track(q, j, t, m, right, table):
         for i in range(s - 1, -1, -1):
             radix = n - i
             d = rem // radix
-            dg[i] = rem - d * radix
+            table[j, DIGITS + i] = rem - d * radix
             rem = d
         first = 0
-    state[0] = hi * block
-    state[1] = hi
+    table[j, STATE] = hi * block
+    table[j, STATE + 1] = hi
     if t.move_kind[m] == 0:
-        _prefix_tiles(first, s, n, dg, tiles, used, sm)
-        state[2] = _window_delta(right, t.move_start[m], t.width, dg, tiles, t.fact) >> 1
+        _prefix_tiles(first, s, n, table, j)
+        table[j, STATE + 2] = _window_delta(right, t.move_start[m], t.width, table, j, n,
+                                            t.fact) >> 1
     else:
         for i in range(first, s):
-            sm[i + 1] = sm[i] ^ (dg[i] & 1)
-        state[2] = sm[s]
+            table[j, sums + i + 1] = table[j, sums + i] ^ (table[j, DIGITS + i] & 1)
+        table[j, STATE + 2] = table[j, sums + s]
 
 
 @jit(inline="always")

@@ -22,7 +22,7 @@ from puzzledb.solvers.memory import pattern_job_mb
 # core it would hold lets Snakemake start another puzzle's job instead.
 ONE_THREAD_STATES = 1 << 25
 
-PUZZLE_NAME = r"[a-z0-9][a-z0-9-]*"
+PUZZLE_NAME = r"[a-z0-9][a-z0-9-]*"  # a puzzle's (or a query set's) name, as a wildcard
 
 
 class Workflow:

@@ -9,7 +9,7 @@ from puzzledb.bfs.select import FRONTIER, IN_MEMORY
 from puzzledb.config import check_config, problem_set
 from puzzledb.errors import ConfigError
 from puzzledb.process import release_exit
-from puzzledb.workflow import Workflow
+from puzzledb.workflow import PUZZLE_NAME, Workflow
 
 try:
     check_config(config, source=", ".join(map(str, workflow.configfiles)) or "config")
@@ -24,8 +24,8 @@ PUZZLE = paths.puzzle_directory(RESULTS)  # results/{puzzle}: logs/ and benchmar
 
 
 wildcard_constraints:
-    puzzle=r"[a-z0-9][a-z0-9-]*",
-    queries=r"[a-z0-9][a-z0-9-]*",
+    puzzle=PUZZLE_NAME,
+    queries=PUZZLE_NAME,
     partition=r"\d+(-\d+)*",
     tiles=r"[0-9a-z]+",
     k=r"\d+",

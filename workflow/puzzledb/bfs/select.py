@@ -13,7 +13,6 @@ from puzzledb.errors import BudgetError, PuzzleError
 
 IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
 FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
-MODES = (IN_MEMORY, FRONTIER)
 
 
 @dataclass(frozen=True)
@@ -24,9 +23,6 @@ class SearchPlan:
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
     need_mib: float  # what the in-memory search would hold, MiB
-
-    def frontier(self):
-        return self.mode == FRONTIER
 
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None):

@@ -153,7 +153,3 @@ class FrontierPlan:
 
     def merge_dir(self, depth, part, parts):
         return Path(paths.merge_output(self.work, depth, part, parts))
-
-    def read_record(self, first):
-        """The record of the step that starts at depth `first`."""
-        return StepRecord.read(self.record_path(first))

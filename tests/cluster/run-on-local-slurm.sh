@@ -2,8 +2,9 @@
 # A sharded puzzledb build on a real SLURM scheduler: a one-node cluster on this machine.
 # Not part of the test suite (it installs packages and starts daemons; run it as root).
 #
-# Installs what is missing (Debian's slurm-wlm and munge, snakemake-executor-plugin-slurm),
-# writes a one-node slurm.conf for this machine, starts munged, slurmctld and slurmd by hand
+# Installs what is missing (Debian's slurm-wlm and munge; snakemake-executor-plugin-slurm into
+# an environment of the script's own, never into yours: see `venv` below), writes a one-node
+# slurm.conf for this machine, starts munged, slurmctld and slurmd by hand
 # (no systemd), and in a fresh working directory:
 #   1. builds the puzzle in memory, locally (`puzzledb build PUZZLE`), as the reference;
 #   2. builds it sharded through SLURM: a config with `shards: {PUZZLE: S}` and a small
@@ -17,6 +18,13 @@
 # Usage:
 #   tests/cluster/run-on-local-slurm.sh [run] [options] [-- more snakemake arguments]
 #   tests/cluster/run-on-local-slurm.sh start | stop | status   # keep a cluster up meanwhile
+#   tests/cluster/run-on-local-slurm.sh venv     # only make the environment; print its python
+# The environment: a venv at $LOCAL_SLURM_VENV (default ~/.cache/puzzledb/local-slurm-venv)
+# that holds the SLURM executor plugin and sees, through a .pth file, the packages of the
+# python3 that runs this script (snakemake, numba, h5py; puzzledb from this checkout through
+# PYTHONPATH). Snakemake and puzzledb run from it, here and in every SLURM job. Your own
+# environment is left as it was: with the plugin installed, every `snakemake` command there
+# would ask `scontrol` for a controller first and wait about 9 s when none answers.
 # Options of `run` (the defaults fan out depths 23 and 25 of the 8-puzzle two ways: 12 SLURM
 # jobs, 2-6 minutes here):
 #   --puzzle NAME      the puzzle (eight)
@@ -48,6 +56,9 @@ MUNGED_PID=/run/munge/munged.pid
 # environment) in every job
 export PYTHONPATH=$REPO/workflow${PYTHONPATH:+:$PYTHONPATH}
 
+VENV=${LOCAL_SLURM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzledb/local-slurm-venv}
+PY=$VENV/bin/python             # runs snakemake and puzzledb (make_venv)
+
 STARTED=()                      # daemons started by this invocation
 log() { echo "[local-slurm $(date +%T)] $*" >&2; }
 die() { log "ERROR: $*"; FAIL_REASON=${FAIL_REASON:-$*}; exit 1; }
@@ -67,15 +78,32 @@ install_packages() {
                 die "apt-get install ${need[*]} failed (see /tmp/local-slurm-apt.log)"
         fi
     fi
-    command -v snakemake >/dev/null || die "snakemake is not on PATH (install the project first)"
-    # the plugin must land in the interpreter that runs snakemake
+    make_venv
+}
+
+make_venv() {   # the script's own environment: the plugin there, the user's packages seen
     python3 -c 'import snakemake' 2>/dev/null ||
-        die "python3 cannot import snakemake: install the plugin into snakemake's interpreter by hand"
+        die "python3 cannot import snakemake (install the project first: pip install -e .)"
+    if [[ ! -x $VENV/bin/python ]]; then
+        log "python3 -m venv $VENV"
+        mkdir -p "$(dirname "$VENV")"
+        python3 -m venv "$VENV" || die "python3 -m venv $VENV failed"
+    fi
+    local own base
+    own=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    # one line of `import site; site.addsitedir(...)` per directory: their own .pth files
+    # (editable installs) are read too, and the venv's own packages stay first
+    base=$(python3 -c 'import site, sysconfig; print("\n".join(
+        f"import site; site.addsitedir({d!r})" for d in dict.fromkeys([*site.getsitepackages(),
+        sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])))')
+    printf '%s\n' "$base" >"$own/puzzledb-local-slurm-base.pth"
+    "$VENV/bin/python" -c 'import snakemake' 2>/dev/null ||
+        die "$VENV cannot import snakemake through $own/puzzledb-local-slurm-base.pth"
     local have
-    have=$(python3 -c 'import importlib.metadata as m; print(m.version("snakemake-executor-plugin-slurm"))' 2>/dev/null || true)
+    have=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("snakemake-executor-plugin-slurm"))' 2>/dev/null || true)
     if [[ $have != "$PLUGIN_VERSION" ]]; then
-        log "pip install snakemake-executor-plugin-slurm==$PLUGIN_VERSION (found: ${have:-none})"
-        python3 -m pip install -q "snakemake-executor-plugin-slurm==$PLUGIN_VERSION" >/tmp/local-slurm-pip.log 2>&1 ||
+        log "pip install snakemake-executor-plugin-slurm==$PLUGIN_VERSION into $VENV (found: ${have:-none})"
+        "$VENV/bin/python" -m pip install -q "snakemake-executor-plugin-slurm==$PLUGIN_VERSION" >/tmp/local-slurm-pip.log 2>&1 ||
             die "pip install snakemake-executor-plugin-slurm==$PLUGIN_VERSION failed (see /tmp/local-slurm-pip.log)"
     fi
 }
@@ -273,7 +301,7 @@ TIMEOUT=1800
 INSTALL=1
 EXTRA=()
 CMD=run
-case ${1:-} in run | start | stop | status) CMD=$1; shift ;; esac
+case ${1:-} in run | start | stop | status | venv) CMD=$1; shift ;; esac
 while (($#)); do
     case $1 in
         --puzzle) PUZZLE=$2; shift 2 ;;
@@ -289,6 +317,9 @@ while (($#)); do
         *) die "unknown option $1 (snakemake arguments go after --)" ;;
     esac
 done
+case $CMD in
+    venv) make_venv; echo "$PY"; exit 0 ;;
+esac
 [[ $EUID == 0 ]] || die "run as root (apt-get, daemons)"
 
 case $CMD in
@@ -366,14 +397,15 @@ trap finish EXIT
 trap 'FAIL_REASON=${FAIL_REASON:-"line $LINENO: $BASH_COMMAND"}' ERR
 trap on_signal INT TERM
 
-((INSTALL)) && install_packages
-python3 -c 'import puzzledb' 2>/dev/null || die "python3 cannot import puzzledb from $REPO/workflow"
+if ((INSTALL)); then install_packages; else
+    [[ -x $PY ]] || die "no environment $VENV (run without --no-install once, or: $0 venv)"; fi
+"$PY" -c 'import puzzledb' 2>/dev/null || die "$PY cannot import puzzledb from $REPO/workflow"
 write_config
 start_cluster
 
 # the reference: the in-memory build, locally
 log "reference: puzzledb build $PUZZLE (in memory, locally)"
-python3 -m puzzledb.cli build "$PUZZLE" --results "$WORKDIR/reference" >"$WORKDIR/reference.log" 2>&1 ||
+"$PY" -m puzzledb.cli build "$PUZZLE" --results "$WORKDIR/reference" >"$WORKDIR/reference.log" 2>&1 ||
     die "the in-memory build failed (see $WORKDIR/reference.log)"
 
 printf '%s\n' "puzzles: [$PUZZLE]" "results: results" "threads: $THREADS" \
@@ -382,7 +414,7 @@ LOG=$WORKDIR/snakemake.log
 log "snakemake --executor slurm --workflow-profile $PROFILE results/$PUZZLE/layers/manifest.json ${EXTRA[*]} (in $WORKDIR, log $LOG)"
 T_SMK=$(date +%s.%N)
 # in the background + wait, so that a signal reaches on_signal at once
-(cd "$WORKDIR" && exec timeout -s INT -k 60 "$TIMEOUT" snakemake --executor slurm \
+(cd "$WORKDIR" && exec timeout -s INT -k 60 "$TIMEOUT" "$PY" -m snakemake --executor slurm \
     --workflow-profile "$PROFILE" --snakefile "$REPO/Snakefile" \
     "results/$PUZZLE/layers/manifest.json" "${EXTRA[@]}") >"$LOG" 2>&1 &
 SMK_PID=$!
@@ -411,7 +443,7 @@ ours, theirs = ([(x["count"], x["crc32"]) for x in json.load(open(p))["layers"]]
 print(len(ours) if ours == theirs else f"DIFFER: {len(ours)} against {len(theirs)}")
 ' "$LAYERS/manifest.json" "$WORKDIR/reference/$PUZZLE/layers/manifest.json")
 [[ $NLAYERS =~ ^[0-9]+$ ]] || { FAIL_REASON="layers differ from the in-memory build ($NLAYERS)"; exit 1; }
-python3 -m puzzledb.cli verify "$PUZZLE" --results "$WORKDIR/results" >"$WORKDIR/verify.log" 2>&1 ||
+"$PY" -m puzzledb.cli verify "$PUZZLE" --results "$WORKDIR/results" >"$WORKDIR/verify.log" 2>&1 ||
     { FAIL_REASON="puzzledb verify: $(tail -1 "$WORKDIR/verify.log")"; exit 1; }
 ((FANNED > 0 && NEXPAND > 1)) ||
     { FAIL_REASON="no depth fanned out (raise --shards or lower --job-states)"; exit 1; }

@@ -42,6 +42,17 @@ def results(tmp_path_factory):
     return Path(config["results"])
 
 
+def read_csv_as_pandas_does(path):
+    """A CSV of ours, read by pandas with every default, as a data person would: it must
+    come out as whole-number columns with no missing value (no comment line, no footer)."""
+    import pandas
+
+    table = pandas.read_csv(path)
+    assert all(str(kind) == "int64" for kind in table.dtypes), f"{path}: {dict(table.dtypes)}"
+    assert not table.isna().to_numpy().any(), f"{path}: a missing value"
+    return table
+
+
 # Fixtures that run the workflow or build a large database: a test that uses one is slow.
 SLOW_FIXTURES = {"results", "database", "goal_layers_27", "pdbs_663"}
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import ROOT, run_snakemake
+from conftest import ROOT, read_csv_as_pandas_does, run_snakemake
 from puzzledb.report import analysis
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
@@ -366,5 +366,7 @@ def test_the_workflow_builds_and_reports_a_puzzle_defined_in_its_config(tmp_path
     assert summary[-1].split(",")[2] == str(9 * comb(8, 4))
     orbits = (results / "two-colour" / "summary_symmetry.csv").read_text().splitlines()
     assert len(orbits) == len(summary)
+    for name in ("summary.csv", "summary_symmetry.csv"):
+        read_csv_as_pandas_does(results / "two-colour" / name)
     report = (results / "report.html").read_text()
     assert "Defined in config.yaml: two-colour: {family: sliding" in report

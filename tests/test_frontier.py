@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import ROOT, children_running, puzzledb_cli, run_snakemake
+from conftest import ROOT, children_running, puzzledb_cli, read_csv_as_pandas_does, run_snakemake
 from published_figures import FIFTEEN_CORNER
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
@@ -138,6 +138,8 @@ def test_a_depth_limit_makes_a_partial_database_that_queries_treat_as_partial(tm
     header, *rows = (tmp_path / "summary.csv").read_text().splitlines()
     assert header == "depth,count,cumulative" and len(rows) == 21
     assert all(field.isdigit() for row in rows for field in row.split(","))
+    table = read_csv_as_pandas_does(tmp_path / "summary.csv")
+    assert list(table.columns) == ["depth", "count", "cumulative"] and len(table) == 21
 
 
 def test_the_in_memory_engine_stops_at_a_depth_limit_too(tmp_path):

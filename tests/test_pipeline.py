@@ -1,6 +1,6 @@
 """The default `snakemake` run, checked against the seeds' published figures."""
 
-import csv
+import re
 
 import h5py
 import numpy as np
@@ -22,15 +22,16 @@ from seed_figures import (
     FIFTEEN_6COLOUR_LAYERS,
 )
 from checkers import is_slide
-from conftest import ROOT, puzzledb_cli, run_snakemake
+from conftest import ROOT, puzzledb_cli, read_csv_as_pandas_does, run_snakemake
 
 
 def summary_counts(results, name):
-    with open(results / name / "summary.csv") as f:
-        rows = list(csv.DictReader(f))
-    assert [int(r["depth"]) for r in rows] == list(range(len(rows)))
-    assert int(rows[-1]["cumulative"]) == sum(int(r["count"]) for r in rows)
-    return [int(r["count"]) for r in rows]
+    """The counts of a summary.csv, as pandas reads it with every default."""
+    table = read_csv_as_pandas_does(results / name / "summary.csv")
+    assert list(table.columns) == ["depth", "count", "cumulative"]
+    assert table["depth"].tolist() == list(range(len(table)))
+    assert table["cumulative"].tolist() == table["count"].cumsum().tolist()
+    return table["count"].tolist()
 
 
 def test_fifteen_6colour_has_5765760_states_in_the_seeds_layer_counts(results):
@@ -151,3 +152,22 @@ def test_the_opt_in_verify_rule_reads_every_layer_back_and_leaves_its_summary(re
         assert summary[0].startswith(f"{name}: verified {layers} layers (depths 0..{layers - 1}),"
                                      f" {states} states")
         assert (results / name / "benchmarks" / "verify.tsv").exists()
+
+
+def test_the_readmes_python_examples_run_and_say_what_they_return(results, monkeypatch):
+    """Every ```python block of the README runs against the default databases; a line whose
+    comment starts with a number returns that number."""
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 2  # the API's and the data files'
+    claimed = re.compile(r"^(\s*)(\S.*?)\s+# (\d+)\b.*$", flags=re.M)
+    checked = []
+
+    def check(value, expected):
+        assert value == expected
+        checked.append(expected)
+
+    monkeypatch.chdir(results.parent)  # the examples' paths start with results/
+    for block in blocks:
+        exec(claimed.sub(r"\1check(\2, \3)", block), {"check": check})
+    assert len(checked) >= 3

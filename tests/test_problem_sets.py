@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from conftest import run_snakemake
+from conftest import read_csv_as_pandas_does, run_snakemake
 from puzzledb.query import matching, problems
 from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
@@ -31,6 +31,8 @@ def test_eight_blank_at_goal_problem_set_from_layers_to_24_matches_the_full_data
     with open(out / "blank-at-goal_k24_distribution.csv") as f:
         table = {int(r["distance"]): int(r["count"]) for r in csv.DictReader(f)}
     assert table == dict(Counter(full.tolist()))
+    frame = read_csv_as_pandas_does(out / "blank-at-goal_k24_distribution.csv")
+    assert dict(zip(frame["distance"], frame["count"])) == table
     assert max(table) == 30 and table[30] == 45
     assert problems.check_problem_file(out / "blank-at-goal_k24.txt", puzzle) == 3 * 3
     lengths = [p.length for p in problems.read_problems(out / "blank-at-goal_k24.txt")]

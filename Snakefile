@@ -1,9 +1,15 @@
 # puzzledb: depth databases of puzzles, built by BFS layer by layer, then mined.
 # Data flow: config.yaml -> rule bfs (layers + manifest) -> summary (table, antipodes) and
-# plots (every puzzle's chart, one job) -> report.
+# plots (every puzzle's chart, one job) -> report (results/report.html); `snakemake --report
+# report.zip` archives what the rules mark with report(), with run statistics.
 # `snakemake pdbs` builds the additive pattern databases of config `pdbs` (rules/pdbs.smk).
 
 configfile: "config.yaml"
+
+
+# The description at the top of `snakemake --report report.zip` (captions of its files: one
+# per kind, beside it in workflow/report/).
+report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"

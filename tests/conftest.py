@@ -32,12 +32,17 @@ def run_snakemake(workdir, config, *targets, cores=2, check=True):
     return result
 
 
+def default_config(results):
+    """The repository's config.yaml, with `results` as its results directory."""
+    return {**yaml.safe_load((ROOT / "config.yaml").read_text()), "results": str(results)}
+
+
 @pytest.fixture(scope="session")
 def results(tmp_path_factory):
-    """The results directory of `snakemake --cores 2` on the default config."""
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    """The results directory of `snakemake --cores 2` on the default config; its parent is
+    the run's working directory (config.yaml, .snakemake/)."""
     workdir = tmp_path_factory.mktemp("pipeline")
-    config["results"] = str(workdir / "results")
+    config = default_config(workdir / "results")
     run_snakemake(workdir, config)
     return Path(config["results"])
 

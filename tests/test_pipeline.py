@@ -1,11 +1,16 @@
-"""The default `snakemake` run, checked against the seeds' published figures."""
+"""The default `snakemake` run, checked against the seeds' published figures, and its
+reports."""
 
+import base64
+import html
+import json
 import re
+import zipfile
+from pathlib import Path
 
 import h5py
 import numpy as np
 import pytest
-import yaml
 
 from puzzledb.report import analysis
 from puzzledb import puzzles
@@ -22,7 +27,7 @@ from seed_figures import (
     FIFTEEN_6COLOUR_LAYERS,
 )
 from checkers import is_slide
-from conftest import ROOT, puzzledb_cli, read_csv_as_pandas_does, run_snakemake
+from conftest import ROOT, default_config, puzzledb_cli, read_csv_as_pandas_does, run_snakemake
 
 
 def summary_counts(results, name):
@@ -142,9 +147,7 @@ def test_summary_is_computed_from_the_layer_files(results):
 
 def test_the_opt_in_verify_rule_reads_every_layer_back_and_leaves_its_summary(results):
     # the default run again, with verify: true; only the verify jobs are left to run
-    config = {**yaml.safe_load((ROOT / "config.yaml").read_text()), "verify": True,
-              "results": str(results)}
-    run_snakemake(results.parent, config)
+    run_snakemake(results.parent, {**default_config(results), "verify": True})
     for name, layers, states in (("eight", 32, "181,440"), ("fifteen-6colour", 59, "5,765,760"),
                                  ("fifteen-3colour", 58, "12,108,096")):
         summary = (results / name / "verified.txt").read_text().splitlines()
@@ -171,3 +174,71 @@ def test_the_readmes_python_examples_run_and_say_what_they_return(results, monke
     for block in blocks:
         exec(claimed.sub(r"\1check(\2, \3)", block), {"check": check})
     assert len(checked) >= 3
+
+
+CAPTIONS = ROOT / "workflow" / "report"
+
+
+def first_paragraph(rst):
+    """A caption's first paragraph, its whitespace made single spaces."""
+    return " ".join(rst.split("\n\n")[0].split())
+
+
+def as_text(rendered):
+    """An HTML fragment's text: tags dropped, entities read, whitespace made single spaces."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rendered)).split())
+
+
+def report_variable(page, name):
+    """A JSON variable of Snakemake's report page (results, categories)."""
+    found = re.search(rf'<script id="{name}">\s*var {name} = (.*?);\s*</script>', page, re.S)
+    return json.loads(found.group(1))
+
+
+def test_snakemake_report_zip_files_each_puzzles_plot_and_tables_under_its_name(results,
+                                                                                  tmp_path):
+    archive = tmp_path / "report.zip"
+    run_snakemake(results.parent, default_config(results), "--report", str(archive))
+    with zipfile.ZipFile(archive) as z:
+        page = z.read("report/report.html").decode()
+        categories = report_variable(page, "categories")
+        files = report_variable(page, "results")
+        captions = {"depth_distribution.png": "depth_distribution.rst",
+                    "summary.csv": "summary.rst", "antipodes.txt": "antipodes.rst",
+                    "report.html": "report_page.rst"}
+        for name in ("fifteen-6colour", "fifteen-3colour", "eight"):
+            layers = categories[name]["layers"]
+            assert sorted(Path(p).name for p in layers) == sorted(captions.keys() - {"report.html"})
+            assert {Path(p).parent.name for p in layers} == {name}
+        assert [Path(p) for p in categories["all puzzles"]["Other"]] == [results / "report.html"]
+        assert len(files) == 3 * 3 + 1
+        for path, entry in files.items():
+            # the archived file is the result itself, and its caption's text is with it
+            assert z.read(f"report/{entry['data_uri']}") == Path(path).read_bytes()
+            caption = (CAPTIONS / captions[Path(path).name]).read_text()
+            assert first_paragraph(caption) in as_text(entry["caption"])
+    description = (CAPTIONS / "workflow.rst").read_text()
+    assert first_paragraph(description) in as_text(json.loads(
+        re.search(r"var workflow_desc = (.*?);\n", page).group(1)))
+
+
+@pytest.mark.slow
+def test_report_html_stands_alone_and_keeps_the_databases_of_an_earlier_run(tmp_path):
+    results = tmp_path / "results"
+    run_snakemake(tmp_path, {"puzzles": ["eight"], "results": str(results), "problem_sets": [
+        {"puzzle": "eight", "queries": "blank-at-goal", "k": 24, "per_distance": 1}]})
+    run_snakemake(tmp_path, {"puzzles": ["hoppers"], "results": str(results)})
+    page = (results / "report.html").read_text()
+    links = re.findall(r"(?:src|href)='([^']*)'", page)
+    assert links and all(link.startswith(("data:", "#")) for link in links)
+    images = re.findall(r"<img src='data:image/png;base64,([^']*)'", page)
+    assert sorted(base64.b64decode(image) for image in images) == sorted(
+        (results / name / "depth_distribution.png").read_bytes() for name in ("eight", "hoppers"))
+    # this run's puzzle first, then the earlier run's, its problem set with it
+    assert page.index("<h2 id='hoppers'>") < page.index("<h2 id='eight'>")
+    assert "<a href='#eight'>eight</a>: 181,440 positions (left by an earlier run)" in page
+    assert "Problem set eight: blank-at-goal, matched against layers 0..24" in page
+    problem_file = re.search(r"download='blank-at-goal_k24.txt' href='data:text/plain;"
+                             r"charset=utf-8;base64,([^']*)'", page).group(1)
+    assert base64.b64decode(problem_file) == (
+        results / "eight" / "problems" / "blank-at-goal_k24.txt").read_bytes()

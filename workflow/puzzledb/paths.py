@@ -70,8 +70,18 @@ verified = _puzzle_file("verified.txt")
 
 
 def problem_stem(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):
-    """A problem set's files are this stem plus `.txt` and `_distribution.csv`."""
+    """What a problem set's two files share (problem_distribution, problem_file)."""
     return f"{puzzle_directory(results, puzzle)}/problems/{queries}_k{k}"
+
+
+def problem_distribution(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):
+    """A problem set's table of distances: distance,count,cumulative."""
+    return f"{problem_stem(results, puzzle, queries, k)}_distribution.csv"
+
+
+def problem_file(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):
+    """A problem set's hardest problems with their optimal routes (query.problems)."""
+    return f"{problem_stem(results, puzzle, queries, k)}.txt"
 
 
 def report(results):

@@ -55,8 +55,8 @@ class Workflow:
 
     def problem_files(self, entry):
         """The distribution table and the problem file of one problem set."""
-        stem = paths.problem_stem(self.results, entry["puzzle"], entry["queries"], entry["k"])
-        return [f"{stem}_distribution.csv", f"{stem}.txt"]
+        where = (self.results, entry["puzzle"], entry["queries"], entry["k"])
+        return [paths.problem_distribution(*where), paths.problem_file(*where)]
 
     def pdb_outputs(self):
         """The manifest of every partition in config `pdbs` (target pdbs)."""

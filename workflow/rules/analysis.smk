@@ -1,4 +1,6 @@
-# Analyses of finished databases: each reads the layers through the store.
+# Analyses of finished databases: each reads the layers through the store.  What a user reads
+# is marked with report(): `snakemake --report report.zip` files it under its puzzle (the
+# category) and its kind (the subcategory), with the caption in workflow/report/.
 
 SYMMETRIC = PUZZLEDB.symmetric_puzzles()
 
@@ -9,8 +11,20 @@ rule summary:
     input:
         manifest=paths.manifest(RESULTS),
     output:
-        summary=paths.summary(RESULTS),
-        antipodes=paths.antipodes(RESULTS),
+        summary=report(
+            paths.summary(RESULTS),
+            caption="../report/summary.rst",
+            category="{puzzle}",
+            subcategory="layers",
+            labels={"content": "positions per depth (table)"},
+        ),
+        antipodes=report(
+            paths.antipodes(RESULTS),
+            caption="../report/antipodes.rst",
+            category="{puzzle}",
+            subcategory="layers",
+            labels={"content": "deepest positions"},
+        ),
     log:
         paths.log(PUZZLE, "summary"),
     benchmark:
@@ -27,7 +41,17 @@ rule plots:
     input:
         manifests=[paths.manifest(RESULTS, p) for p in config["puzzles"]],
     output:
-        plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
+        # one job, no wildcards: each plot's category is its puzzle's name, given here
+        plots=[
+            report(
+                paths.depth_plot(RESULTS, p),
+                caption="../report/depth_distribution.rst",
+                category=p,
+                subcategory="layers",
+                labels={"content": "positions per depth (plot)"},
+            )
+            for p in config["puzzles"]
+        ],
     log:
         paths.log(RESULTS, "plots"),
     benchmark:
@@ -41,6 +65,8 @@ rule plots:
 
 
 rule report:
+    # The page covers every finished database in RESULTS, not only this run's puzzles (its
+    # inputs): the others it reads as it finds them (report.page.finished_databases).
     input:
         summaries=[paths.summary(RESULTS, p) for p in config["puzzles"]],
         antipodes=[paths.antipodes(RESULTS, p) for p in config["puzzles"]],
@@ -50,7 +76,12 @@ rule report:
         distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
         problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
-        paths.report(RESULTS),
+        report(
+            paths.report(RESULTS),
+            caption="../report/report_page.rst",
+            category="all puzzles",
+            labels={"content": "every database in the results directory, on one page"},
+        ),
     log:
         paths.log(RESULTS, "report"),
     benchmark:
@@ -58,8 +89,6 @@ rule report:
     params:
         puzzles=config["puzzles"],
         declared=[puzzles.declaration(p) for p in config["puzzles"]],
-        symmetric=SYMMETRIC,
-        problem_sets=config["problem_sets"],
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -71,8 +100,20 @@ rule symmetry:
     input:
         manifest=paths.manifest(RESULTS),
     output:
-        summary=paths.symmetry_summary(RESULTS),
-        antipodes=paths.symmetry_antipodes(RESULTS),
+        summary=report(
+            paths.symmetry_summary(RESULTS),
+            caption="../report/summary_symmetry.rst",
+            category="{puzzle}",
+            subcategory="symmetry",
+            labels={"content": "positions and orbits per depth"},
+        ),
+        antipodes=report(
+            paths.symmetry_antipodes(RESULTS),
+            caption="../report/antipodes_symmetry.rst",
+            category="{puzzle}",
+            subcategory="symmetry",
+            labels={"content": "deepest positions, one per orbit"},
+        ),
     log:
         paths.log(PUZZLE, "symmetry"),
     benchmark:
@@ -88,8 +129,20 @@ rule mitm:
     input:
         manifest=paths.manifest(RESULTS),
     output:
-        distribution=f"{paths.problem_stem(RESULTS)}_distribution.csv",
-        problems=f"{paths.problem_stem(RESULTS)}.txt",
+        distribution=report(
+            paths.problem_distribution(RESULTS),
+            caption="../report/problem_distribution.rst",
+            category="{puzzle}",
+            subcategory="problem sets",
+            labels={"content": "{queries}, layers 0..{k}: distances"},
+        ),
+        problems=report(
+            paths.problem_file(RESULTS),
+            caption="../report/problems.rst",
+            category="{puzzle}",
+            subcategory="problem sets",
+            labels={"content": "{queries}, layers 0..{k}: problems"},
+        ),
     log:
         paths.log(PUZZLE, "mitm_{queries}_k{k}"),
     benchmark:

@@ -34,7 +34,13 @@ rule verify:
     input:
         manifest=paths.manifest(RESULTS),
     output:
-        paths.verified(RESULTS),
+        report(
+            paths.verified(RESULTS),
+            caption="../report/verified.rst",
+            category="{puzzle}",
+            subcategory="verification",
+            labels={"content": "every layer read back"},
+        ),
     log:
         paths.log(PUZZLE, "verify"),
     benchmark:

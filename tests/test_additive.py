@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers import cells, is_slide
-from conftest import puzzledb_cli, run_snakemake
+from conftest import puzzledb_cli
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles, solvers
 from puzzledb.cli import main
@@ -524,16 +524,6 @@ def test_an_additive_heuristic_is_refused_in_a_combination_and_when_unknown(tmp_
 
 
 # --- the workflow -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pdbs_663(tmp_path_factory):
-    """The results of `snakemake pdbs` building the 6-6-3 tables only."""
-    workdir = tmp_path_factory.mktemp("pdbs")
-    config = {"puzzles": ["eight"], "results": str(workdir / "results"),
-              "pdbs": {"fifteen": ["6-6-3"]}}
-    run_snakemake(workdir, config, "pdbs")
-    return workdir / "results"
 
 
 def test_snakemake_pdbs_builds_each_table_and_the_manifest_last(pdbs_663):

@@ -58,6 +58,17 @@ def read_csv_as_pandas_does(path):
     return table
 
 
+@pytest.fixture(scope="session")
+def pdbs_663(tmp_path_factory):
+    """The results of `snakemake pdbs` building the 6-6-3 tables only (the 7-8 take six
+    minutes): test_additive.py checks the build, test_readme.py solves with them."""
+    workdir = tmp_path_factory.mktemp("pdbs")
+    config = {"puzzles": ["eight"], "results": str(workdir / "results"),
+              "pdbs": {"fifteen": ["6-6-3"]}}
+    run_snakemake(workdir, config, "pdbs")
+    return workdir / "results"
+
+
 # Fixtures that run the workflow or build a large database: a test that uses one is slow.
 SLOW_FIXTURES = {"results", "database", "goal_layers_27", "pdbs_663"}
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers import cells, is_slide
-from conftest import puzzledb_cli, run_snakemake
+from conftest import puzzledb_cli
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles, solvers
 from puzzledb.cli import main
@@ -434,14 +434,68 @@ def test_cli_batch_takes_korfs_notation_with_his_goal_and_answers_in_it(tmp_path
                           "--goal", KORF_GOAL, "--results", str(tmp_path))
     assert result.returncode == 0, result.stderr
     problem = parse_problem(result.stdout)
-    board = [int(ch, 16) for ch in problem.board]
-    assert board == [int(x) for x in given.split()]
+    assert problem.board == given  # his notation: one decimal number a cell
+    board = [int(x) for x in problem.board.split()]
     for cell in problem.route:  # Korf's cells: his goal has the blank top left
         blank = board.index(0)
         board[blank], board[cell] = board[cell], 0
     assert board == list(range(16))
     assert problem.length == solvers.solve(fifteen, fifteen.format(ours),
                                            heuristic="manhattan").length
+
+
+def test_cli_batch_answers_each_board_in_the_notation_it_came_in(tmp_path):
+    fifteen = puzzles.get("fifteen")
+    symbols = fifteen.format(walk(fifteen, 12, 4))
+    decimal = " ".join(str(int(ch, 16)) for ch in fifteen.format(walk(fifteen, 9, 5))
+                       if ch != " ")
+    (tmp_path / "boards.txt").write_text(f"{decimal}\n{symbols}\n")
+    result = puzzledb_cli("solve", "fifteen", "--batch", str(tmp_path / "boards.txt"),
+                          "--results", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    problems = [parse_problem(line) for line in result.stdout.splitlines()]
+    assert [p.board for p in problems] == [decimal, symbols.replace(" ", "")]
+    for problem in problems:
+        replay(fifteen, problem)
+    one = puzzledb_cli("solve", "fifteen", decimal, "--results", str(tmp_path))
+    assert one.stdout.splitlines()[0] == decimal
+    assert one.stdout.splitlines()[-1] == "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"
+
+
+def test_cli_batch_shows_a_progress_bar_over_its_boards_on_stderr(tmp_path, capsys):
+    fifteen = puzzles.get("fifteen")
+    path = tmp_path / "boards.txt"
+    path.write_text("".join(fifteen.format(walk(fifteen, 10, seed)) + "\n"
+                            for seed in range(3)))
+    assert main(["solve", "fifteen", "--batch", str(path), "--results", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 3
+    # shown when stderr is not a terminal too (a batch may run for minutes into a log)
+    assert "ida fifteen:   0%|" in captured.err and "| 0/3 " in captured.err
+    assert captured.err.splitlines()[-1].startswith("ida (manhattan): 3 boards")
+
+
+def test_cli_without_the_additive_tables_says_in_one_line_which_bound_and_what_pdbs_buy(
+        tmp_path, capsys):
+    board = "1438 7260 59bc aedf"  # 28 moves
+    (tmp_path / "boards.txt").write_text(board + "\n")
+    hint = "the additive pattern databases (`snakemake pdbs`) solve random positions " \
+           "thousands of times faster"
+    for args, first in ((["solve", "fifteen", board],
+                         "puzzledb: no database of fifteen in {results}: solving by tree "
+                         "search (manhattan); "),
+                        (["solve", "fifteen", "--batch", str(tmp_path / "boards.txt")],
+                         "puzzledb: solving by tree search (manhattan); ")):
+        assert main([*args, "--results", str(tmp_path)]) == 0
+        err = capsys.readouterr().err.splitlines()
+        assert err[0] == first.format(results=tmp_path) + hint
+        assert sum(hint in line for line in err) == 1
+    assert main(["solve", "fifteen", board, "--heuristic", "manhattan",
+                 "--results", str(tmp_path)]) == 0  # a bound asked for: no advice
+    assert "snakemake pdbs" not in capsys.readouterr().err
+    assert main(["solve", "eight", "867 254 301", "--search", "ida",
+                 "--results", str(tmp_path)]) == 0  # no additive tables to build
+    assert "snakemake pdbs" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("lines, args, message", [
@@ -472,16 +526,6 @@ def test_an_additive_heuristic_is_refused_in_a_combination_and_when_unknown(tmp_
 # --- the workflow -------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def pdbs_663(tmp_path_factory):
-    """The results of `snakemake pdbs` building the 6-6-3 tables only."""
-    workdir = tmp_path_factory.mktemp("pdbs")
-    config = {"puzzles": ["eight"], "results": str(workdir / "results"),
-              "pdbs": {"fifteen": ["6-6-3"]}}
-    run_snakemake(workdir, config, "pdbs")
-    return workdir / "results"
-
-
 def test_snakemake_pdbs_builds_each_table_and_the_manifest_last(pdbs_663):
     directory = pdbs_663 / "pdbs" / "fifteen" / "6-6-3"
     manifest = directory / "manifest.json"
@@ -498,3 +542,15 @@ def test_cli_solves_with_the_strongest_tables_built_and_says_so(pdbs_663):
     assert "no database of fifteen" in result.stderr and "(additive:6-6-3)" in result.stderr
     assert "ida (additive:6-6-3): an optimal solution of 57 moves" in result.stderr
     assert len(result.stdout.splitlines()) == 58
+    assert "snakemake pdbs" not in result.stderr  # built: nothing to advise
+
+
+def test_cli_batch_with_the_tables_shows_its_progress_bar_too(pdbs_663, tmp_path):
+    fifteen = puzzles.get("fifteen")
+    path = tmp_path / "boards.txt"
+    path.write_text("".join(fifteen.format(walk(fifteen, 30, seed)) + "\n"
+                            for seed in range(2)))
+    result = puzzledb_cli("solve", "fifteen", "--batch", str(path), "--results", str(pdbs_663))
+    assert result.returncode == 0, result.stderr
+    assert "ida fifteen:   0%|" in result.stderr and "| 0/2 " in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("ida (additive:6-6-3): 2 boards")

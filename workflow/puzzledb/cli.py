@@ -268,7 +268,7 @@ def _no_database_but_a_bound(puzzle, results):
 def _solve(puzzle, args, out):
     """solve: descend the stored database, or search (--search, --heuristic, --all, --batch
     and --goal mean IDA* unless --search says otherwise; so does a puzzle with no database
-    built but a bound)."""
+    built but a bound).  Boards are answered in the notation they were given in."""
     from puzzledb.query.problems import read_boards
     from puzzledb.solvers import Solver
 
@@ -280,43 +280,72 @@ def _solve(puzzle, args, out):
                           "are for one board")
     frame = puzzle.goal_frame(args.goal) if args.goal else None
     parse = frame.parse if frame else puzzle.parse
+
+    def given(text):  # a board and the notation it is written in
+        return parse(text), puzzle.notation(text)
+
     # a malformed board is the first thing to report
-    boards = read_boards(args.batch, parse) if args.batch else [parse(_board(args))]
+    boards = read_boards(args.batch, given) if args.batch else [given(_board(args))]
     tree = args.search or args.heuristic or args.all or args.batch or args.goal
-    beyond = None
-    if not tree and not _no_database_but_a_bound(puzzle, args.results):
-        with DepthDatabase.open(puzzle.name, args.results) as db:
-            if db.distance(_board(args)) is not None:
-                for board in db.solve(_board(args)):
-                    print(board, file=out)
-                return
-            beyond = db.max_depth  # a partial database: the board lies beyond it
+    reason = None  # why a solve that would read the database searches instead
+    if not tree:
+        if _no_database_but_a_bound(puzzle, args.results):
+            reason = f"no database of {puzzle.name} in {args.results}"
+        else:
+            with DepthDatabase.open(puzzle.name, args.results) as db:
+                if db.distance(_board(args)) is not None:
+                    notation = boards[0][1]
+                    for rank in db.solution(_board(args)):
+                        print(puzzle.format_as(puzzle.unrank(rank), notation), file=out)
+                    return
+                reason = (f"{_board(args)!r} lies beyond the {db.max_depth} stored layers "
+                          f"of {puzzle.name}")
     solver = Solver(puzzle, args.search or "ida", args.heuristic, args.results)
-    if beyond is not None:
-        print(f"puzzledb: {_board(args)!r} lies beyond the {beyond} stored layers of "
-              f"{puzzle.name}: solving by tree search ({solver.heuristic})", file=sys.stderr)
-    elif not tree:
-        print(f"puzzledb: no database of {puzzle.name} in {args.results}: solving by "
-              f"tree search ({solver.heuristic})", file=sys.stderr)
+    _say_how(solver, args, reason)
     if args.batch:
         _batch(solver, boards, frame, args, out, began)
     else:
-        _tree_search(solver, boards[0], frame, args, out)
+        _tree_search(solver, *boards[0], frame, args, out)
+
+
+# What the additive pattern databases buy, measured (docs/solvers.md, docs/benchmarks.md):
+# Korf's 100 random 15-puzzles, 35.9 billion nodes generated with Manhattan distance (Korf
+# 1985) against 3.7 million with the 7-8 tables; his instance 1, 85.5 s against 0.04 s.
+PDBS_HINT = ("the additive pattern databases (`snakemake pdbs`) solve random positions "
+             "thousands of times faster")
+
+
+def _say_how(solver, args, reason):
+    """One line on stderr when solve searches where a user may not expect it: why (reason:
+    no database, a board beyond a partial one) and by which bound, and, when the puzzle's
+    additive pattern databases are not built and no bound was asked for, what building
+    them buys."""
+    hint = (solver.heuristic is not None and solver.additive is None and not args.heuristic
+            and solver.puzzle.additive_partitions())
+    if reason is None and not hint:
+        return
+    line = f"solving by tree search ({solver.heuristic or 'no heuristic'})"
+    if reason is not None:
+        line = f"{reason}: {line}"
+    if hint:
+        line = f"{line}; {PDBS_HINT}"
+    print(f"puzzledb: {line}", file=sys.stderr)
 
 
 def _batch(solver, boards, frame, args, out, began):
-    """solve --batch: one problem line per board, in input order, a progress bar, a
-    summary on stderr."""
+    """solve --batch: one problem line per board, in input order, a progress bar (shown in
+    a log too: a batch may run for minutes), a summary on stderr."""
     from puzzledb.query.problems import problem_line
 
     search = args.search or "ida"
     nodes = seconds = 0
     with tqdm(total=len(boards), desc=f"{search} {solver.puzzle.name}", unit=" boards",
-              disable=None, leave=False) as bar:
-        for board in boards:
+              leave=False, dynamic_ncols=True) as bar:
+        for board, notation in boards:
             solved = solver.solve(board, progress=lambda threshold, n: bar.set_postfix_str(
                 f"{nodes + n:,} nodes, threshold {threshold}"))
-            print(problem_line(solver.puzzle, solved.paths[0], frame), file=out, flush=True)
+            print(problem_line(solver.puzzle, solved.paths[0], frame, notation), file=out,
+                  flush=True)
             nodes += solved.nodes
             seconds += solved.seconds
             bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
@@ -326,7 +355,7 @@ def _batch(solver, boards, frame, args, out, began):
           f"loading included)", file=sys.stderr)
 
 
-def _tree_search(solver, board, frame, args, out):
+def _tree_search(solver, board, notation, frame, args, out):
     """One board by tree search, no database of the puzzle needed (a pattern database
     named by --heuristic is read from --results)."""
     from puzzledb.query.problems import problem_line
@@ -351,11 +380,12 @@ def _tree_search(solver, board, frame, args, out):
             bar.close()
     if args.all:
         for path in solved.paths:
-            print(problem_line(puzzle, path, frame), file=out)
+            print(problem_line(puzzle, path, frame, notation), file=out)
     else:
         for rank in solved.paths[0]:
             board = puzzle.unrank(rank)
-            print(frame.format(board) if frame else puzzle.format(board), file=out)
+            print(frame.format(board, notation) if frame else
+                  puzzle.format_as(board, notation), file=out)
     count = len(solved.paths)
     what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
     print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "

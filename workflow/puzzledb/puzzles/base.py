@@ -69,6 +69,16 @@ class Puzzle:
         """Board -> board string, rows separated by spaces."""
         raise NotImplementedError
 
+    # A board may be given in another notation than format's; answers follow the question's.
+    def notation(self, text):
+        """The notation a board string is written in, for format_as: "symbols" (format's,
+        the default) or one the family also reads (sliding puzzles: "decimal")."""
+        return "symbols"
+
+    def format_as(self, board, notation):
+        """Board -> board string in a notation that notation() names.  Default: format."""
+        return self.format(board)
+
     def rank(self, board):
         """Board -> rank (int) in its level's rank space."""
         raise NotImplementedError
@@ -132,8 +142,8 @@ class Puzzle:
         """Solving towards another goal (a board string, e.g. the literature's): an object
         whose parse(text) turns a board written for that goal into a board of this puzzle
         at the same distance from this puzzle's goal (BoardError when malformed or not
-        solvable towards that goal), format(board) writes such a board back as it was
-        given, and cell(c) gives the given board's cell of this puzzle's cell c (routes).
+        solvable towards that goal), format(board, notation) writes such a board back as
+        it was given (notation: as for format_as), and cell(c) gives the given board's cell of this puzzle's cell c (routes).
         Default: PuzzleError, the family has no such map."""
         raise PuzzleError(f"{self.name}: boards can be solved towards its own goal only")
 

@@ -7,7 +7,9 @@ the puzzle and the format).  Every other line is one problem, the seed's format:
     <board>:<length>:<route>
     14ba5e729cd638__:32:13|9|5|6|2|...|14
 
-board  -- the cells row-major with no separators ('_' an empty cell)
+board  -- the cells row-major with no separators ('_' an empty cell); a board given one
+          decimal number a cell (`puzzledb solve --batch`) keeps that notation, the numbers
+          separated by spaces (`14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3:57:...`)
 length -- the optimal number of moves
 route  -- the blank's cell after each move, '|'-separated, `length` entries; where the
           blank is several cells (the 14-puzzle's domino) it is the first of them, row-major
@@ -68,14 +70,18 @@ def blank_cell(board):
     return int(empty[0])
 
 
-def problem_line(puzzle, path, frame=None):
+def problem_line(puzzle, path, frame=None, notation="symbols"):
     """One problem line from a path of ranks (the problem first, a goal last).  frame: a
-    Puzzle.goal_frame; the board and the route are then written as the frame's goal has them."""
+    Puzzle.goal_frame; the board and the route are then written as the frame's goal has them.
+    notation: the board's, as Puzzle.notation names it; symbols are written without
+    separators, another notation (decimal) as format_as writes it."""
     board = puzzle.unrank(path[0])
-    text = frame.format(board) if frame else puzzle.format(board)
+    text = frame.format(board, notation) if frame else puzzle.format_as(board, notation)
+    if notation == "symbols":
+        text = "".join(ch for ch in text if ch not in SEPARATORS)
     cells = [blank_cell(puzzle.unrank(r)) for r in path[1:]]
     route = "|".join(str(frame.cell(c) if frame else c) for c in cells)
-    return f"{''.join(ch for ch in text if ch not in SEPARATORS)}:{len(path) - 1}:{route}"
+    return f"{text}:{len(path) - 1}:{route}"
 
 
 def read_boards(path, parse):

@@ -207,10 +207,7 @@ class SlidingPuzzle(Puzzle):
         """The piece codes of a board string holding the goal's pieces, reachable or not.
         Besides symbols, the literature's notation is read: one decimal number a cell
         (`14 13 15 7 ...`), tile n being symbol n."""
-        tokens = [t for t in re.split(f"[{re.escape(SEPARATORS)}]+", str(text)) if t]
-        if len(tokens) == self.cells and all(t.isdecimal() and int(t) < len(SYMBOLS)
-                                             for t in tokens):
-            text = "".join(SYMBOLS[int(t)] for t in tokens)
+        text = decimal_symbols(text, self.cells) or text
         cells = self.cells_of(str(text).lower(), self.symbols, {"_": "0"})
         have = Counter(cells)
         for symbol, want in zip(self.symbols, self.counts):
@@ -229,6 +226,16 @@ class SlidingPuzzle(Puzzle):
 
     def format(self, board):
         return format_rows([self.symbols[p] for p in board], self.width)
+
+    def notation(self, text):
+        return "decimal" if decimal_symbols(text, self.cells) else "symbols"
+
+    def format_as(self, board, notation):
+        """"decimal": one number a cell, separated by spaces, as the literature writes
+        boards (`14 13 15 7 ...`); otherwise format's symbols."""
+        if notation == "decimal":
+            return " ".join(str(SYMBOLS.index(self.symbols[p])) for p in board)
+        return self.format(board)
 
     # One board is ranked and decoded in plain Python (ranking.py), without the kernels:
     # a job that decodes a few boards then never loads numba.
@@ -384,6 +391,15 @@ PARTITIONS_4X4 = {
 }
 
 
+def decimal_symbols(text, cells):
+    """A board written one decimal number a cell (`14 13 15 7 ...`, tile n being symbol n) as
+    a string of symbols; None when text is not written so (the one reader of the notation)."""
+    tokens = [t for t in re.split(f"[{re.escape(SEPARATORS)}]+", str(text)) if t]
+    if len(tokens) == cells and all(t.isdecimal() and int(t) < len(SYMBOLS) for t in tokens):
+        return "".join(SYMBOLS[int(t)] for t in tokens)
+    return None
+
+
 class GoalFrame:
     """Boards written for another goal of the same tiles, e.g. the literature's 15-puzzle
     goal with the blank top left.  A symmetry of the grid that takes that goal's blank cell to
@@ -416,9 +432,9 @@ class GoalFrame:
                              f"{self.text!r} (wrong permutation parity)")
         return board
 
-    def format(self, board):
+    def format(self, board, notation="symbols"):
         given = np.argsort(self.rename)[np.asarray(board)[self.cell_map]]
-        return self.puzzle.format(given)
+        return self.puzzle.format_as(given, notation)
 
     def cell(self, c):
         return int(self.back[c])

@@ -1,0 +1,429 @@
+"""Every command README.md shows, and every example in `puzzledb --help`, runs here as a user
+would type it, and its output is compared where the README shows one: an example cannot rot.
+
+The commands are read from README.md itself: the lines of its ```sh blocks and the `$ ` lines
+of its ```console blocks (the lines after a `$ ` line are that command's output).  A command
+that cannot run in the suite is listed below with the reason (NOT_RUN), or with the cheaper
+commands run in its place (INSTEAD); a command that is neither run nor listed, a block of
+commands in no known place, or a listed command the README no longer shows fails
+test_every_command_of_the_readme_is_run_here_or_listed_with_its_reason.
+
+`puzzledb` runs in-process (cli.main, in the user's directory); `snakemake` runs the
+checkout's Snakefile (`--snakefile` added: the README's user runs it in the checkout).
+"""
+
+import ast
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from puzzledb import puzzles
+from puzzledb.cli import _parser, main
+from puzzledb.query.database import DepthDatabase
+from puzzledb.query.problems import parse_problem, replay
+from puzzledb.puzzles.pegs.puzzle import replay_moves
+
+README = ROOT / "README.md"
+
+# Commands not run, with the reason.
+NOT_RUN = {
+    "pip install -e . && snakemake --cores 4":
+        "installs the package (the suite runs from an installed checkout); the snakemake "
+        "run is the session fixture `results` (the default config.yaml, --cores 2)",
+    'pip install -e ".[test]" && python -m pytest':
+        "installs the test extras and runs this very suite",
+    "snakemake --cores 4 pdbs":
+        "builds the 7-8 and 6-6-3 tables, six minutes and 1.5 GB; the fixture `pdbs_663` "
+        "runs `snakemake pdbs` for the 6-6-3 tables, which the commands after it use",
+    'pip install -e ".[slurm]"':
+        "installs the SLURM plugin (network; without a SLURM controller it makes every "
+        "snakemake command wait about 9 s)",
+    "snakemake --executor slurm --workflow-profile workflow/profiles/slurm":
+        "needs a SLURM cluster: tests/cluster/run-on-local-slurm.sh starts a one-node SLURM "
+        "and runs a sharded build through this profile",
+    "puzzledb peg-solutions triangle-corner --one":
+        "15 s of search; the solution it shows is replayed by the rules instead "
+        "(test_your_own_puzzle_runs_as_the_readme_shows)",
+}
+
+# Commands run in a cheaper form: README command -> (commands run instead, reason).
+INSTEAD = {
+    'puzzledb solve fifteen "d68c fe0a b745 9132" --heuristic '
+    'manhattan,pdb:fifteen-6colour,pdb:fifteen-3colour': (
+        ['puzzledb solve fifteen "1438 7260 59bc aedf" --heuristic '
+         'manhattan,pdb:fifteen-6colour,pdb:fifteen-3colour'],
+        "Korf's instance 1 with the coloured databases expands 7 million nodes (13 to 60 s); "
+        "the same bounds on a 28-move board"),
+    "snakemake --cores 2": (
+        ["puzzledb build ten", "puzzledb build flip-five", "puzzledb build triangle-corner"],
+        "the three databases with their analyses and report take 1.5 minutes; the commands "
+        "after it read the databases, which `puzzledb build` (what the workflow's bfs rule "
+        "runs) builds in seconds"),
+}
+
+# The place each block of commands runs in, by its section and its first command: "user"
+# (the default config, its databases and the 6-6-3 tables built, and the files the commands
+# name), "own" (the "Your own puzzle" config), "bad-definition" (that config with ten's goal
+# one cell short, as the block's output shows), None (every command of the block NOT_RUN).
+BLOCKS = {
+    ("Quick start", "pip install -e . && snakemake --cores 4"): None,
+    ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
+    ("Quick start", "snakemake --cores 4 pdbs"): "user",
+    ("Querying", 'puzzledb distance eight "867 254 301"'): "user",
+    ("Running on a cluster", 'pip install -e ".[slurm]"'): None,
+    ("Your own puzzle", "snakemake --cores 2"): "own",
+    ("Your own puzzle", "snakemake -n"): "bad-definition",
+}
+
+# Placeholders of the examples in `puzzledb --help`, and what the test puts there.
+PLACEHOLDERS = {"<puzzle>": "eight"}
+
+# Files the README's commands name, written into the user's directory: a few easy boards
+# (their distances: 0, 1, 28 moves) and the first three of Korf's 100
+# (benchmarks/korf100.tsv, their published lengths 57, 55, 59).
+BOARDS = {"1234 5678 9abc def0": 0, "1234 5678 9abc de0f": 1, "1438 7260 59bc aedf": 28}
+KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+KORF_FIRST_THREE = 3
+
+
+@dataclass
+class Command:
+    text: str  # as the README writes it, its comment left out
+    shown: list  # the output lines the README shows ([]: none shown)
+
+
+@dataclass
+class Block:
+    section: str
+    kind: str  # sh or console
+    commands: list
+
+    @property
+    def key(self):
+        return self.section, self.commands[0].text
+
+
+def without_comment(line):
+    text = re.sub(r"\s+#\s.*$", "", line).strip()
+    assert shlex.split(text) == shlex.split(line, comments=True), line  # no '#' misread
+    return text
+
+
+# The kinds of fenced block the README may hold: commands (sh, console) and what they read.
+KINDS = {"sh", "console", "yaml", "python"}
+
+
+def fenced_blocks():
+    """(section, kind, lines) of every fenced block of README.md, in order."""
+    found, section = [], None
+    lines = iter(README.read_text().splitlines())
+    for line in lines:
+        if line.startswith("## "):
+            section = line[3:].strip()
+        fence = re.fullmatch(r"```(\S*)", line)
+        if fence:
+            body = []
+            for inner in lines:
+                if inner.startswith("```"):
+                    break
+                body.append(inner)
+            found.append((section, fence.group(1), body))
+    return found
+
+
+def readme_blocks():
+    """The README's blocks of commands (```sh and ```console), in order."""
+    blocks = []
+    for section, kind, body in fenced_blocks():
+        commands = []
+        if kind == "sh":
+            text = "\n".join(body).replace("\\\n", " ")  # continued lines
+            commands = [Command(without_comment(b), []) for b in text.splitlines()
+                        if b.strip() and not b.lstrip().startswith("#")]
+        elif kind == "console":
+            for b in body:
+                if b.startswith("$ "):
+                    commands.append(Command(without_comment(b[2:]), []))
+                else:
+                    commands[-1].shown.append(b)
+        if commands:
+            blocks.append(Block(section, kind, commands))
+    return blocks
+
+
+def subcommands(parser):
+    """name -> parser of each `puzzledb` command."""
+    [action] = [a for a in parser._actions if isinstance(getattr(a, "choices", None), dict)]
+    return action.choices
+
+
+def help_commands():
+    """The `puzzledb ...` examples of `puzzledb --help` and of each command's --help, their
+    placeholders filled in."""
+    parser = _parser()
+    texts = [parser.format_help()] + [p.format_help() for p in subcommands(parser).values()]
+    found = []
+    for text in texts:
+        for span in re.findall(r"`([^`]+)`", text):
+            span = " ".join(span.split())  # argparse wraps lines
+            if span.startswith("puzzledb "):
+                for placeholder, value in PLACEHOLDERS.items():
+                    span = span.replace(placeholder, value)
+                found.append(span)
+    return found
+
+
+def matches(shown, lines):
+    """Whether output lines are those the README shows: line for line, a line `...` standing
+    for any lines, `...` within a line for any text, and a time in seconds (`0.3 s`) for any
+    time."""
+    pattern = ""
+    for line in shown:
+        if line.strip() == "...":
+            pattern += r"(?:.*\n)*?"
+            continue
+        parts = []
+        for piece in line.split("..."):
+            times = re.split(r"\d+(?:\.\d+)? s\b", piece)
+            parts.append(r"\d+(?:\.\d+)? s\b".join(re.escape(t) for t in times))
+        pattern += ".*?".join(parts) + r"\n"
+    return re.fullmatch(pattern, "".join(f"{line}\n" for line in lines)) is not None
+
+
+def run(text, home, capsys):
+    """(exit status, stdout, stderr) of one command in directory home (the current
+    directory: the caller has changed to it)."""
+    argv = shlex.split(text)
+    if argv[0] == "puzzledb":
+        try:
+            status = main(argv[1:])
+        except SystemExit as stop:  # argparse: --help, a usage error
+            status = stop.code
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+    if argv[0] == "snakemake":
+        done = subprocess.run([sys.executable, "-m", "snakemake", *argv[1:],
+                               "--snakefile", str(ROOT / "Snakefile")],
+                              cwd=home, capture_output=True, text=True)
+        return done.returncode, done.stdout, done.stderr
+    raise AssertionError(f"README command {text!r}: no way to run {argv[0]!r} here; run it "
+                         f"or list it in NOT_RUN with the reason")
+
+
+def run_block(block, home, capsys, checks=None):
+    """Run a block's commands in order (those listed in NOT_RUN skipped, INSTEAD's in place
+    of theirs); each must exit 0 (non-zero when its output shown is an error line) and print
+    the output shown."""
+    for command in block.commands:
+        if command.text in NOT_RUN:
+            continue
+        for text in INSTEAD.get(command.text, ([command.text], None))[0]:
+            status, out, err = run(text, home, capsys)
+            failed = command.shown[:1] and command.shown[0].startswith("puzzledb: error:")
+            assert (status != 0) == bool(failed), f"$ {text}\nexit {status}\n{out}{err}"
+            if command.shown and text == command.text:
+                lines = out.splitlines() + err.splitlines()
+                assert matches(command.shown, lines), \
+                    f"$ {text}\nthe README shows:\n" + "\n".join(command.shown) + \
+                    "\nit printed:\n" + "\n".join(lines)
+            if checks and text in checks:
+                checks[text](out, err)
+
+
+def blocks_of(place):
+    return [b for b in readme_blocks() if BLOCKS.get(b.key) == place]
+
+
+# --- the lists are complete -------------------------------------------------------------------
+
+
+def test_every_command_of_the_readme_is_run_here_or_listed_with_its_reason():
+    kinds = {kind for _, kind, _ in fenced_blocks()}
+    assert kinds <= KINDS, f"blocks of kind {kinds - KINDS}: write commands as ```sh or " \
+                           f"```console (`$ ` lines) so that they are run here"
+    blocks = readme_blocks()
+    assert {b.key for b in blocks} == set(BLOCKS), \
+        "a block of commands was added, moved or begins otherwise: give it a place in BLOCKS"
+    commands = [c.text for b in blocks for c in b.commands]
+    for block in blocks:
+        for command in block.commands:
+            program = shlex.split(command.text)[0]
+            if BLOCKS[block.key] is None or program not in ("puzzledb", "snakemake"):
+                assert command.text in NOT_RUN, \
+                    f"README command {command.text!r} is not run: list it in NOT_RUN " \
+                    f"with the reason"
+    stale = [c for c in [*NOT_RUN, *INSTEAD] if c not in commands]
+    assert not stale, f"listed but no longer in the README: {stale}"
+    assert {"puzzledb verify eight"} <= set(help_commands())  # the extraction finds them
+
+
+# --- the user's directory: the default databases and the 6-6-3 tables -------------------------
+
+
+@pytest.fixture(scope="module")
+def home(results, pdbs_663, tmp_path_factory):
+    """A user's directory after `snakemake --cores 4` and `snakemake pdbs` (the 6-6-3 tables
+    only: `solve fifteen` uses them and says so): the default config.yaml, results/ holding
+    the session's databases and tables, and the files the README's commands name (BOARDS in
+    boards.txt, Korf's first instances in korf100.txt)."""
+    directory = tmp_path_factory.mktemp("user")
+    shutil.copy(ROOT / "config.yaml", directory / "config.yaml")
+    (directory / "results").mkdir()
+    for entry in results.iterdir():
+        (directory / "results" / entry.name).symlink_to(entry)
+    (directory / "results" / "pdbs").symlink_to(pdbs_663 / "pdbs")
+    (directory / "boards.txt").write_text("".join(f"{b}\n" for b in BOARDS))
+    rows = [line.split("\t") for line in (ROOT / "benchmarks" / "korf100.tsv").read_text()
+            .splitlines() if line[:1].isdigit()][:KORF_FIRST_THREE]
+    (directory / "korf100.txt").write_text("".join(f"{row[1]}\n" for row in rows))
+    return directory
+
+
+def korf_lengths():
+    rows = [line.split("\t") for line in (ROOT / "benchmarks" / "korf100.tsv").read_text()
+            .splitlines() if line[:1].isdigit()]
+    return [int(row[3]) for row in rows[:KORF_FIRST_THREE]]
+
+
+def check_boards(out, err):
+    problems = [parse_problem(line) for line in out.splitlines()]
+    assert [p.length for p in problems] == list(BOARDS.values())
+    for problem in problems:
+        replay(puzzles.get("fifteen"), problem)
+    assert "ida fifteen:" in err  # the progress bar
+
+
+def check_korf(out, err):
+    problems = [parse_problem(line) for line in out.splitlines()]
+    assert [p.length for p in problems] == korf_lengths()
+    given = (ROOT / "benchmarks" / "korf100.tsv").read_text()
+    assert all(p.board in given for p in problems)  # answered in his notation
+
+
+def lines(count):
+    def check(out, err):
+        assert len(out.splitlines()) == count, out
+    return check
+
+
+def says(words):
+    def check(out, err):
+        assert words in err, err
+    return check
+
+
+# What the README says of a command whose output it does not show (its comment).
+CHECKS = {
+    "puzzledb solve fifteen --batch boards.txt": check_boards,
+    f'puzzledb solve fifteen --batch korf100.txt --goal "{KORF_GOAL}"': check_korf,
+    "puzzledb sample fifteen-6colour 55 --count 3": lines(3),
+    'puzzledb solve eight "867 254 301" --all': lines(40),
+    'puzzledb solve fifteen "d123 657f 948e a0bc"': says("no database of fifteen"),
+    'puzzledb solve fifteen "d68c fe0a b745 9132"': says("ida (additive:6-6-3): an optimal "
+                                                         "solution of 57 moves"),
+    "puzzledb peg-solutions hoppers --first 0,6": says("18 solutions of 7 moves"),
+}
+
+
+def test_the_quick_start_and_query_commands_run_as_the_readme_shows(home, capsys,
+                                                                     monkeypatch):
+    monkeypatch.chdir(home)
+    blocks = blocks_of("user")
+    assert {b.section for b in blocks} == {"Quick start", "Querying"}
+    for block in blocks:
+        run_block(block, home, capsys, CHECKS)
+
+
+def test_the_examples_of_puzzledb_help_run(home, capsys, monkeypatch):
+    monkeypatch.chdir(home)
+    for argv in [["--help"]] + [[name, "--help"] for name in subcommands(_parser())]:
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 0
+    capsys.readouterr()
+    for text in help_commands():
+        status, out, err = run(text, home, capsys)
+        assert status == 0, f"$ {text}\n{out}{err}"
+
+
+def test_the_readme_python_examples_give_the_values_their_comments_show(home, monkeypatch):
+    """Every ```python block runs in the user's directory; a line whose comment starts with a
+    value (`db.distance(...)  # 31`, `...idxmax()  # 24: the widest layer's depth`) is
+    checked to give it."""
+    monkeypatch.chdir(home)
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    assert len(blocks) >= 2  # the API's and the data files'
+    checked = 0
+    for number, block in enumerate(blocks):
+        source = []
+        for line in block.splitlines():
+            code, _, comment = line.partition("  #")
+            try:
+                value = ast.literal_eval(comment.split(":")[0].strip())
+            except (ValueError, SyntaxError):
+                source.append(line)
+                continue
+            indent = code[:len(code) - len(code.lstrip())]
+            source.append(f"{indent}assert ({code.strip()}) == {value!r}, {code.strip()!r}")
+            checked += 1
+        exec(compile("\n".join(source), f"README.md python block {number + 1}", "exec"), {})
+    assert checked >= 3
+
+
+# --- "Your own puzzle": the README's definitions --------------------------------------------
+
+
+@pytest.fixture
+def own_definitions(monkeypatch):
+    """The puzzles registered in this process as they were, after the test (the README's
+    definitions are registered by the commands it runs)."""
+    monkeypatch.setattr(puzzles, "_defined", dict(puzzles._defined))
+    monkeypatch.setattr(puzzles, "_cache", dict(puzzles._cache))
+
+
+def readme_config():
+    """The config.yaml of "Your own puzzle": the README's ```yaml block that defines puzzles,
+    as the README writes it."""
+    blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(), re.S)
+    [config] = [b for b in blocks if "define" in yaml.safe_load(b)]
+    return config
+
+
+@pytest.mark.slow
+def test_your_own_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
+                                                  own_definitions):
+    (tmp_path / "config.yaml").write_text(readme_config())
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("own")
+    run_block(block, tmp_path, capsys)
+    # what the README says the run found, from the databases just built
+    with DepthDatabase.open("ten", "results") as db:
+        assert db.total == 1_814_400 and db.max_depth == 55
+        assert sorted(db.boards_at(55)) == ["05321 94876", "09371 54826"]
+    with DepthDatabase.open("flip-five", "results") as db:
+        assert db.total == 20 * 2 ** 19 and db.max_depth == 16
+        assert len(db.positions_at(16)) == 340
+    with DepthDatabase.open("triangle-corner", "results") as db:
+        assert db.counts == [1, 2, 8, 35, 122, 293, 530, 679, 623, 414, 212, 75, 18, 4]
+    # peg-solutions triangle-corner --one is not run (NOT_RUN): its line replays by the rules
+    # to one peg in hole 13, in 11 moves
+    [shown] = [c.shown for c in block.commands
+               if c.text == "puzzledb peg-solutions triangle-corner --one"]
+    moves = [tuple(int(h) for h in m.split(",")) for m in shown[0].strip("()").split(")(")]
+    assert len(moves) == 11
+    assert replay_moves(puzzles.get("triangle-corner"), moves) == 1 << 13
+
+
+def test_a_bad_definition_fails_as_the_readme_shows(tmp_path, capsys):
+    good = 'goal: "12345 67890"'
+    assert good in readme_config()  # ten's goal, one cell short as the block's output says:
+    (tmp_path / "config.yaml").write_text(readme_config().replace(good, 'goal: "12345 6789"'))
+    [block] = blocks_of("bad-definition")
+    run_block(block, tmp_path, capsys)

@@ -139,6 +139,12 @@ def test_map_keys_set_on_the_command_line_are_typed_by_the_schema(tmp_path):
     assert checked["verify"] is True
     # the dry run passes the config check (it exits 1 naming the key otherwise)
     run_snakemake(tmp_path, {"puzzles": ["eight"]}, "pdbs", "all", "-n", "--config",
-                  "depth_limit={eight: 20}", "shards={eight: 4}", "pdbs={fifteen: [6-6-3]}")
+                  "depth_limit={eight: 20}", "shards={eight: 4}", "pdbs={fifteen: [6-6-3]}",
+                  "problem_sets=[{puzzle: eight, queries: blank-at-goal, k: 20, "
+                  "per_distance: 3, min_distance: 21, seed: 1}]")
+    # a definition's parameters too, by its family's part of the schema
+    run_snakemake(tmp_path, {"puzzles": ["eight"]}, "all", "-n", "--config", "puzzles=[ten, pegs]",
+                  'define={ten: {family: sliding, width: 5, height: 2, goal: "12345 67890"}, '
+                  'pegs: {family: pegs, board: "oo.", jumps: {horizontal: 1}, finish: 2}}')
     with pytest.raises(ConfigError, match="depth_limit.eight: 'twenty' is not of type"):
         check_config({"puzzles": ["eight"], "depth_limit": {"eight": "twenty"}})

@@ -96,8 +96,9 @@ def _typed_from_command_line(document, spec):
     and a string spells one, the value is converted in place, so that any key can be set
     on the command line."""
     if isinstance(document, dict):
+        properties = _properties(document, spec)
         for key, value in document.items():
-            inner = spec.get("properties", {}).get(key, spec.get("additionalProperties"))
+            inner = properties.get(key, spec.get("additionalProperties"))
             if isinstance(inner, dict):
                 document[key] = _typed(value, inner)
                 _typed_from_command_line(document[key], inner)
@@ -107,12 +108,26 @@ def _typed_from_command_line(document, spec):
             _typed_from_command_line(document[i], spec["items"])
 
 
+def _properties(document, spec):
+    """The schema of each key of a map: its `properties`, and those of every `allOf` branch
+    whose `if` the map meets (a definition's parameters, by its family)."""
+    properties = dict(spec.get("properties", {}))
+    for branch in spec.get("allOf", []):
+        import jsonschema  # as in _validate: only where a branch is to be told
+
+        if "if" in branch and jsonschema.Draft202012Validator(branch["if"]).is_valid(document):
+            properties.update(branch.get("then", {}).get("properties", {}))
+    return properties
+
+
 def _typed(value, spec):
     if not isinstance(value, str):
         return value
-    if spec.get("type") == "integer" and value.strip().lstrip("-").isdigit():
+    kinds = spec.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else kinds or []
+    if "integer" in kinds and value.strip().lstrip("-").isdigit():
         return int(value)
-    if spec.get("type") == "boolean" and value.strip().lower() in ("true", "false"):
+    if "boolean" in kinds and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return value
 

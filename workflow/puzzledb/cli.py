@@ -289,6 +289,9 @@ def _solve(puzzle, args, out):
             if db.distance(_board(args)) is not None:
                 for board in db.solve(_board(args)):
                     print(board, file=out)
+                moves = puzzle.route_moves(db.solution(_board(args)))
+                if moves is not None:  # a puzzle whose moves have names: them too
+                    print(f"moves: {' '.join(moves) or '(none)'}", file=out)
                 return
             beyond = db.max_depth  # a partial database: the board lies beyond it
     solver = Solver(puzzle, args.search or "ida", args.heuristic, args.results)

@@ -76,7 +76,8 @@ def _row_lanes(lanes, w, lo, hi):
 @jit(parallel=True)
 def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
-    states marked."""
+    states marked.  A row's CUR states are listed first, then taken move by move: one
+    target row at a time, the low table read along its move's column (lo_moves)."""
     size_l = t.lo_size
     moves = t.moves
     rows = t.size // size_l
@@ -88,22 +89,26 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
             continue
         target = np.empty(moves, np.int64)
         digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        lows = np.empty(size_l, np.int64)
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
             g1 = g0 + size_l
-            ready = False
+            count = 0
             for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
                 lanes = _row_lanes(cur_lanes(a[w]), w, g0, g1)
                 while lanes:
-                    if not ready:
-                        _row_targets(h, t, target, digits)
-                        ready = True
-                    base = (w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE) - g0) \
-                        * moves
+                    lows[count] = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE) - g0
                     lanes &= lanes - ONE
-                    for m in range(moves):
-                        new += mark_next(a, next_flags, target[m] + t.lo_table[base + m])
+                    count += 1
+            if count == 0:
+                continue
+            _row_targets(h, t, target, digits)
+            for m in range(moves):
+                row = target[m]
+                column = m * size_l
+                for i in range(count):
+                    new += mark_next(a, next_flags, row + t.lo_moves[column + lows[i]])
         found[u] = new
 
 

@@ -36,11 +36,12 @@ MAX_COMPONENT = 1 << 21  # values of one component: its move table holds them al
 MAX_TABLE_BYTES = 512 << 20
 MAX_RANKS = 1 << 62
 
-# The kernels' data: the low block's table (value * moves + move -> value), the high blocks'
-# tables one after another (offset, radix, weight in rows), the size of a row (L) and of
-# the whole space.
+# The kernels' data: the low block's table (value * moves + move -> value, and the same by
+# move: move * L + value), the high blocks' tables one after another (offset, radix, weight
+# in rows), the size of a row (L) and of the whole space.
 PermutationTables = namedtuple(
-    "PermutationTables", "lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight size")
+    "PermutationTables",
+    "lo_table lo_moves lo_size moves hi_tables hi_offset hi_radix hi_weight size")
 
 
 @dataclass
@@ -396,8 +397,10 @@ class PermutationPuzzle(Puzzle):
         for n in reversed(self.block_sizes[:-1]):
             weights.append(w)
             w *= n
+        low = self._block_table(self.blocks[-1])
         return PermutationTables(
-            self._block_table(self.blocks[-1]), np.int64(self.lo_size),
+            low, np.ascontiguousarray(low.reshape(-1, self.max_moves).T).ravel(),
+            np.int64(self.lo_size),
             np.int64(self.max_moves),
             np.concatenate(tables) if tables else np.zeros(1, dtype=np.int32), offsets,
             np.array(self.block_sizes[:-1], dtype=np.int64),
@@ -408,7 +411,7 @@ class PermutationPuzzle(Puzzle):
         return max(len(self.blocks), 1)
 
     def expansion_bytes(self):
-        return 4 * self.max_moves * sum(self.block_sizes)
+        return 4 * self.max_moves * (sum(self.block_sizes) + self.lo_size)
 
     def layer_expansion(self):
         return self.compiled.RowExpansion(self.tables())

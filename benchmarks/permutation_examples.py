@@ -68,6 +68,10 @@ def write(name, title, sets, moves, comment):
     lines = [f"# {line}" for line in comment.strip().splitlines()]
     lines += [f"# written by benchmarks/permutation_examples.py", f"Name {title}", ""]
     lines += [f"Set {s.name} {len(s.positions)} {s.orientations}" for s in sets]
+    lines += ["", "Solved"]  # the identity (twsearch needs the block; puzzledb defaults it)
+    for s in sets:
+        lines += [s.name, " ".join(str(i + 1) for i in range(len(s.positions)))]
+    lines.append("End")
     for move_name, axis, degrees, inside in moves:
         lines += ["", f"Move {move_name}"]
         turn = rotation(axis, degrees)
@@ -99,11 +103,11 @@ def face_turn(face):
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    write("2x2x2", "2x2x2 cube, DBL corner fixed", [cube_corners()],
+    write("2x2x2", "2x2x2-DBL-fixed", [cube_corners()],
           [face_turn(f) for f in "URF"],
           """The 2x2x2 cube, turning U, R and F only (the DBL corner stays put): slots UFL
 UFR UBR UBL DFL DFR DBR DBL.  3,674,160 positions; 11 moves deep in HTM, 14 in QTM.""")
-    write("corners", "3x3x3 corners, six faces", [cube_corners()],
+    write("corners", "3x3x3-corners", [cube_corners()],
           [face_turn(f) for f in "UDRLFB"],
           """The eight corners of the 3x3x3 under all six face turns (slots UFL UFR UBR UBL
 DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.""")
@@ -122,7 +126,7 @@ DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.""")
         moves.append((name, v, -120, lambda p, v=v: np.dot(p, v) > 0.5))
     for v, name in zip(tetra, names):
         moves.append((name.lower(), v, -120, lambda p, v=v: np.dot(p, v) > 7))
-    write("pyraminx", "Pyraminx with tips", [edges, axials, tips], moves,
+    write("pyraminx", "pyraminx-with-tips", [edges, axials, tips], moves,
           """The pyraminx with its tips: U R L B turn a vertex's two layers (its tip, its
 centre and three edges), u r l b its tip alone.  6!/2 * 2^5 * 3^4 * 3^4 = 75,582,720
 positions.""")
@@ -130,7 +134,7 @@ positions.""")
     corners = cube_corners()
     centres = PieceSet("CENTERS", [FACES[f] for f in "URFDLB"], [[FACES[f]] for f in "URFDLB"])
     axes = {"R": (1, -1, -1), "U": (-1, 1, -1), "L": (-1, -1, 1), "F": (1, 1, 1)}
-    write("skewb", "Skewb, turns about four corners of one tetrad", [corners, centres],
+    write("skewb", "skewb", [corners, centres],
           [(name, axis, -120, lambda p, a=np.array(axis, float): np.dot(p, a) > 0.5)
            for name, axis in axes.items()],
           """The skewb: each move turns the half of the puzzle around one corner (R: DRB,

@@ -18,9 +18,9 @@ from numba import prange
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import lowest_bit, popcount, set_bit
-from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, twobit_words
-from puzzledb.expansion.words import cur_lanes, mark_next, mark_next_lanes, units_active
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT, twobit_words
+from puzzledb.expansion.words import cur_lanes, mark_next_lanes, units_active
 from puzzledb.puzzles.permutation.puzzle import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
@@ -63,6 +63,21 @@ compiled.register(PermutationTables, neighbours=neighbours)
 
 
 @jit(inline="always")
+def _mark(a, flags, g):
+    """words.mark_next with unsigned indices (no wraparound checks in the hot loop)."""
+    w = g >> np.uint64(5)
+    bit = ONE << ((g & np.uint64(31)) << ONE)
+    v = a[w]
+    if (v | (v >> ONE)) & bit:
+        return 0
+    old = atomic_or(a, w, bit)
+    if old & bit:
+        return 0
+    flags[w >> np.uint64(SUB_SHIFT)] = 1
+    return 1
+
+
+@jit(inline="always")
 def _row_lanes(lanes, w, lo, hi):
     """The lanes of word w that lie in the ranks [lo, hi)."""
     g0 = w * STATES_PER_WORD
@@ -89,7 +104,7 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
             continue
         target = np.empty(moves, np.int64)
         digits = np.empty(max(t.hi_radix.size, 1), np.int64)
-        lows = np.empty(size_l, np.int64)
+        lows = np.empty(size_l, np.uint64)
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -98,17 +113,17 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
             for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
                 lanes = _row_lanes(cur_lanes(a[w]), w, g0, g1)
                 while lanes:
-                    lows[count] = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE) - g0
+                    lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
                     lanes &= lanes - ONE
                     count += 1
             if count == 0:
                 continue
             _row_targets(h, t, target, digits)
             for m in range(moves):
-                row = target[m]
-                column = m * size_l
+                row = np.uint64(target[m])
+                column = t.lo_moves[m * size_l:(m + 1) * size_l]
                 for i in range(count):
-                    new += mark_next(a, next_flags, row + t.lo_moves[column + lows[i]])
+                    new += _mark(a, next_flags, row + np.uint64(column[lows[i]]))
         found[u] = new
 
 
@@ -141,10 +156,12 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                 while lanes:
                     i = lowest_bit(lanes)
                     lanes &= lanes - ONE
-                    base = (w * STATES_PER_WORD + np.int64(i >> ONE) - g0) * moves
+                    base = np.uint64((w * STATES_PER_WORD - g0) * moves) + \
+                        (i >> ONE) * np.uint64(moves)
                     for m in range(moves):
-                        n = target[m] + t.lo_table[base + m]
-                        if (a[n >> 5] >> np.uint64(2 * (n & 31))) & np.uint64(3) == 3:
+                        n = np.uint64(target[m]) + np.uint64(t.lo_table[base + np.uint64(m)])
+                        if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
+                                np.uint64(3) == 3:
                             hit |= ONE << i
                             break
                 if hit:

@@ -63,7 +63,10 @@ def run_twsearch(binary, path, threads, metric):
         found = re.match(r"\s*Dist\s+(\d+)\s+cnt\s+(\d+)", line)
         if found:
             table[int(found[1])] = int(found[2])
-    return [table[d] for d in sorted(table)], seconds, command
+    counts = [table[d] for d in sorted(table)]
+    while counts and counts[-1] == 0:  # twsearch may close with an empty depth
+        counts.pop()
+    return counts, seconds, command
 
 
 def run_puzzledb(path, name, threads, metric, scratch):

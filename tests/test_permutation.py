@@ -248,3 +248,18 @@ def test_solve_prints_an_optimal_solution_in_the_definitions_move_names(tmp_path
     puzzle = PermutationPuzzle("c", file=str(EXAMPLES / "2x2x2.tws"))
     assert puzzle.format(puzzle.parse("R U' F2 " + " ".join(moves))) == \
         puzzle.format(puzzle.goal)
+
+
+def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
+    from puzzledb.bfs import select
+
+    puzzle = PermutationPuzzle("ru", text=CUBE2_RU)
+    plan = select.choose(puzzle, memory_mb=1024, shards=4)
+    assert plan.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", plan,
+                 threads=2, job_states=4096, progress=False, log=lambda m: None)
+    sharded = [Layer(p).ranks() for p in sorted((tmp_path / "frontier" / "layers").glob(
+        "depth_*.h5"))]
+    in_memory_layers = build_into(tmp_path, puzzle)
+    assert len(sharded) == len(in_memory_layers)
+    assert all(np.array_equal(a, b) for a, b in zip(sharded, in_memory_layers))

@@ -131,15 +131,21 @@ DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.""")
 centre and three edges), u r l b its tip alone.  6!/2 * 2^5 * 3^4 * 3^4 = 75,582,720
 positions.""")
 
-    corners = cube_corners()
     centres = PieceSet("CENTERS", [FACES[f] for f in "URFDLB"], [[FACES[f]] for f in "URFDLB"])
     axes = {"R": (1, -1, -1), "U": (-1, 1, -1), "L": (-1, -1, 1), "F": (1, 1, 1)}
-    write("skewb", "skewb", [corners, centres],
+    # one set per tetrad: the corners the moves turn around only twist in place, and
+    # twsearch's index of the file stays small enough for its two-bit array
+    axis_corners = PieceSet("AXES", list(axes.values()),
+                            [[(0, y, 0), (x, 0, 0), (0, 0, z)] for x, y, z in axes.values()])
+    others = [(-x, -y, -z) for x, y, z in axes.values()]
+    corners = PieceSet("CORNERS", others, [[(0, y, 0), (x, 0, 0), (0, 0, z)]
+                                           for x, y, z in others])
+    write("skewb", "skewb", [axis_corners, corners, centres],
           [(name, axis, -120, lambda p, a=np.array(axis, float): np.dot(p, a) > 0.5)
            for name, axis in axes.items()],
           """The skewb: each move turns the half of the puzzle around one corner (R: DRB,
-U: ULB, L: DLF, F: URF, the four corners of one tetrad), so the other tetrad's
-corners only twist in place.  3,149,280 positions.""")
+U: ULB, L: DLF, F: URF, the four corners of one tetrad: set AXES), which therefore only
+twist in place; the other tetrad (CORNERS) moves among its slots.  3,149,280 positions.""")
 
 
 if __name__ == "__main__":

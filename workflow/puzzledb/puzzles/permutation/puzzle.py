@@ -421,7 +421,13 @@ class PermutationPuzzle(Puzzle):
                 "puzzle": self.spec.as_data(), "ranking": "permutation-orbits/1"}
 
     def rank_space(self):
-        parts = " x ".join(f"{c.count:,} ({c.describe(self.sets)})" for c in self.components)
+        groups = {}  # equal factors (a set's slots that twist in place) said once
+        for c in self.components:
+            key = (c.count, c.describe(self.sets))
+            groups[key] = groups.get(key, 0) + 1
+        parts = " x ".join(f"{count:,} ({what})" if n == 1 else
+                           f"{count:,}^{n} ({n} orbits: {what})"
+                           for (count, what), n in groups.items())
         return f"{self.size:,} ranks = {parts or '1'}; the states reached are the database's"
 
     # -- boards --------------------------------------------------------------------------------

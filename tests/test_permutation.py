@@ -263,3 +263,11 @@ def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     in_memory_layers = build_into(tmp_path, puzzle)
     assert len(sharded) == len(in_memory_layers)
     assert all(np.array_equal(a, b) for a, b in zip(sharded, in_memory_layers))
+
+
+def test_the_definition_hash_follows_the_moves_not_the_comments_and_names_the_puzzle():
+    text = (EXAMPLES / "2x2x2.tws").read_text()
+    a = PermutationPuzzle("a", text=text)
+    assert a.definition_hash() == PermutationPuzzle("a", text="# more\n" + text).definition_hash()
+    assert a.definition_hash() != PermutationPuzzle("b", text=text).definition_hash()
+    assert a.definition_hash() != PermutationPuzzle("a", text=text, metric="qtm").definition_hash()

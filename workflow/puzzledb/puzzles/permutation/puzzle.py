@@ -417,8 +417,10 @@ class PermutationPuzzle(Puzzle):
         return self.compiled.RowExpansion(self.tables())
 
     def definition(self):
+        # the parsed definition, not the file's name or text: comments and layout do not
+        # change the hash, a changed move does ("puzzle" is the hash's key for the name)
         return {"family": "permutation", "metric": self.metric,
-                "puzzle": self.spec.as_data(), "ranking": "permutation-orbits/1"}
+                "sets_and_moves": self.spec.as_data(), "ranking": "permutation-orbits/1"}
 
     def rank_space(self):
         groups = {}  # equal factors (a set's slots that twist in place) said once

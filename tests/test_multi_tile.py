@@ -56,16 +56,25 @@ def test_multi_tile_tables_are_lightln2s(tmp_path, width, height, goal, table):
 @pytest.mark.parametrize("goal", ["123 456 780", "112 203 344"])
 def test_the_multi_tile_kernel_gives_the_boards_the_rule_gives(goal):
     puzzle = SlidingPuzzle("m", 3, 3, goal, metric="multi-tile")
-    for rank in np.random.default_rng(3).integers(0, puzzle.size, 200).tolist():
+    kernels = puzzle.compiled.multi_kernels
+    out = np.empty(puzzle.max_moves, np.int64)
+    work = np.empty(puzzle.work_size, np.int64)
+    prev = -1
+    # ascending, as the layer expansion goes: each board decoded from the one before
+    for rank in sorted(np.random.default_rng(3).integers(0, puzzle.size, 300).tolist()):
         board = puzzle.unrank(rank)
         expected = sorted(puzzle.rank(b) for b in multi_tile_moves(board, 3))
         assert sorted(puzzle.neighbours(rank)) == expected
+        count = kernels.multi_tile_neighbours_after(rank, prev, 0, out, work, puzzle.tables())
+        assert sorted(out[:count].tolist()) == expected
+        prev = rank
 
 
 def test_multi_tile_moves_have_no_move_parity_and_no_manhattan_bound():
     single = SlidingPuzzle("s", 3, 3, "123 456 780")
     multi = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
     assert single.bipartite and not multi.bipartite
-    assert multi.heuristics() == {} and multi.layer_expansion() is None
+    assert multi.heuristics() == {}
+    assert type(multi.layer_expansion()).__name__ == "MultiTileExpansion"
     assert "metric" not in single.definition()  # single-tile layers keep their hash
     assert multi.definition_hash() != SlidingPuzzle("m", 3, 3, "123 456 780").definition_hash()

@@ -121,7 +121,7 @@ class SlidingPuzzle(Puzzle):
     def work_size(self):
         # distinct tiles: the board and, per tile, three numbers that let the next rank in
         # order be decoded from where this one differs (permutation_unrank_after)
-        if self.multi_tile:
+        if self.multi_tile and not self.distinct:
             return self.cells
         return 4 * self.cells - 3 if self.distinct else 2 * self.counts.size
 
@@ -165,9 +165,12 @@ class SlidingPuzzle(Puzzle):
     # a whole word of states moves to the next plane at once.  See plane_kernels.py.
 
     def layer_expansion(self):
-        """The plane kernels; None for a board whose tables would be too large (the engine
-        then expands state by state)."""
-        if self.multi_tile or self.plane_plan is None:
+        """The plane kernels; multi-tile moves: multi_kernels.MultiTileExpansion (state by
+        state, each board decoded from the one before); None for a board whose tables would
+        be too large (the engine then expands state by state)."""
+        if self.multi_tile:
+            return self.compiled.multi_kernels.MultiTileExpansion(self)
+        if self.plane_plan is None:
             return None
         return self.compiled.plane_expansion(self)
 

@@ -78,3 +78,16 @@ def test_multi_tile_moves_have_no_move_parity_and_no_manhattan_bound():
     assert type(multi.layer_expansion()).__name__ == "MultiTileExpansion"
     assert "metric" not in single.definition()  # single-tile layers keep their hash
     assert multi.definition_hash() != SlidingPuzzle("m", 3, 3, "123 456 780").definition_hash()
+
+
+def test_the_frontier_search_finds_the_in_memory_layers_of_the_multi_tile_3x3(tmp_path):
+    from puzzledb.bfs import select
+
+    puzzle = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
+    plan = select.choose(puzzle, memory_mb=1024, shards=4)
+    select.build(puzzle, tmp_path / "frontier", tmp_path / "work", plan, threads=2,
+                 job_states=20000, progress=False, log=lambda m: None)
+    layer_counts(puzzle, tmp_path / "memory")
+    for a, b in zip(sorted((tmp_path / "frontier").glob("depth_*.h5")),
+                    sorted((tmp_path / "memory").glob("depth_*.h5")), strict=True):
+        assert np.array_equal(Layer(a).ranks(), Layer(b).ranks())

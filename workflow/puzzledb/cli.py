@@ -9,7 +9,8 @@
                                             those after it and the manifest, for a rebuild
     puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
                                         D stored layers of a partial database)
-    puzzledb solve <puzzle> <board>     an optimal solution, one board per line
+    puzzledb solve <puzzle> <board>     an optimal solution, one board per line (then
+                                        "moves: R U' F2" for a puzzle whose moves have names)
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
         [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
     puzzledb count <puzzle> <board>     the number of optimal solutions
@@ -107,13 +108,15 @@ def _parser():
                         "last good layer")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
-        ("solve", "an optimal solution, one board per line"),
+        ("solve", "an optimal solution, one board per line (and a last line 'moves: ...' "
+                  "for a puzzle whose moves have names: the permutation family's)"),
         ("count", "the number of distinct optimal solutions"),
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("puzzle")
         p.add_argument("board", nargs="*" if name == "solve" else "+",
-                       help="board string (spaces between rows allowed)")
+                       help="board string (spaces between rows allowed; a permutation "
+                            "puzzle's board may be a sequence of its moves, e.g. R U' F2)")
     p = sub.choices["solve"]
     p.add_argument("--search", choices=SEARCHES, default=None,
                    help="tree search instead of the database: ida (IDA*) or iddfs "
@@ -295,8 +298,12 @@ def _solve(puzzle, args, out):
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 if db.distance(_board(args)) is not None:
                     notation = boards[0][1]
-                    for rank in db.solution(_board(args)):
+                    route = db.solution(_board(args))
+                    for rank in route:
                         print(puzzle.format_as(puzzle.unrank(rank), notation), file=out)
+                    moves = puzzle.route_moves(route)
+                    if moves is not None:  # a puzzle whose moves have names: them too
+                        print(f"moves: {' '.join(moves) or '(none)'}", file=out)
                     return
                 reason = (f"{_board(args)!r} lies beyond the {db.max_depth} stored layers "
                           f"of {puzzle.name}")

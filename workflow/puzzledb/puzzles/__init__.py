@@ -2,6 +2,8 @@
 under `define:` (registered with `define`).  The engine, the store and the queries look
 puzzles up here and nowhere else."""
 
+from pathlib import Path
+
 import yaml
 
 from puzzledb.errors import ConfigError, PuzzleError
@@ -24,7 +26,8 @@ def define(definitions, source="config"):
             raise ConfigError(f"{where}: {name!r} is a built-in puzzle; choose another name")
         if _defined.get(name, (None,))[0] == definition:
             continue
-        _cache[name] = build(name, definition, where)
+        base = Path(source).parent if Path(source).is_file() else None
+        _cache[name] = build(name, definition, where, base)
         _defined[name] = (dict(definition), source)
 
 

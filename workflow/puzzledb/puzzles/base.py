@@ -190,6 +190,12 @@ class Puzzle:
         for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
         return None
 
+    def route_moves(self, ranks):
+        """The names of the moves a path of ranks takes, one per step (permutation puzzles:
+        the definition's move names, e.g. R U' F2); None when the puzzle's moves have no
+        names (its boards say it all).  Default: None."""
+        return None
+
     def query_sets(self):
         """Named sets of positions for meet-in-the-middle problem sets: name -> function
         returning their sorted ranks.  Default: none."""

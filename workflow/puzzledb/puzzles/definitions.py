@@ -10,6 +10,7 @@ DefinitionError naming the parameter at fault.
 
 import inspect
 from importlib.resources import files
+from pathlib import Path
 
 import yaml
 
@@ -17,10 +18,11 @@ from puzzledb.errors import ConfigError, DefinitionError
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 from puzzledb.puzzles.flipit.puzzle import FlipItPuzzle
 from puzzledb.puzzles.pegs.puzzle import PegSolitaire
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
-            "pegs": PegSolitaire}
+            "pegs": PegSolitaire, "permutation": PermutationPuzzle}
 
 # read as package data, so that an installed wheel finds it as a source tree does
 BUILTIN_FILE = files("puzzledb.puzzles") / "builtin.yaml"
@@ -34,11 +36,15 @@ def parameters(family):
             if name not in ("name", "description")}
 
 
-def build(name, definition, where=None):
+def build(name, definition, where=None, base=None):
     """The Puzzle a definition declares.  `where` says where the definition stands (e.g.
-    "config.yaml: define.ten") for the one-line ConfigError naming the key at fault."""
+    "config.yaml: define.ten") for the one-line ConfigError naming the key at fault; a
+    relative `file:` parameter is a path from the directory `base` (the config's; None: the
+    working directory)."""
     where = where or f"built-in puzzle {name}"
     spec = dict(definition)
+    if isinstance(spec.get("file"), str) and base is not None:
+        spec["file"] = str(Path(base) / spec["file"])
     family = spec.pop("family", None)
     if family not in FAMILIES:
         known = ", ".join(FAMILIES)

@@ -36,6 +36,7 @@ from puzzledb.puzzles.sliding.puzzle import (
 from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
 from puzzledb.puzzles.sliding.plane_kernels import PlaneExpansion
 from puzzledb.puzzles.sliding.pool_kernels import pool_tables
+from puzzledb.puzzles.sliding import multi_kernels  # noqa: F401  (registers the multi-tile kernel)
 
 ONE = np.uint64(1)
 

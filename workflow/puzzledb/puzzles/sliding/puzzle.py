@@ -40,6 +40,10 @@ MultisetTables = namedtuple("MultisetTables",
 ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
 PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
 RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
+# the multi-tile metric (multi_kernels.py): either rank family's data, `distinct` says which
+MultiTileTables = namedtuple("MultiTileTables", "adjacent half_factorial parity_of_blank counts "
+                             "weights distinct width")
+METRICS = ("single-tile", "multi-tile")
 
 # The plane expansion (distinct_kernels.py) of distinct tiles splits the rank around the
 # reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
@@ -58,8 +62,15 @@ class SlidingPuzzle(Puzzle):
     kernels = "puzzledb.puzzles.sliding.kernels"
     max_moves = 4
 
-    def __init__(self, name, width, height, goal, description=""):
+    def __init__(self, name, width, height, goal, metric="single-tile", description=""):
         self.name = name
+        if metric not in METRICS:
+            raise DefinitionError("metric", f"{metric!r}: single-tile (one piece a move) or "
+                                  f"multi-tile (a run of pieces of a row or column a move)")
+        # multi-tile: the blank jumps to any cell of its row or column; a jump of k cells
+        # is k single-tile moves, so the reachable set and the ranks are the same
+        self.multi_tile = metric == "multi-tile"
+        self.max_moves = width + height - 2 if self.multi_tile else 4
         self.width = width
         self.height = height
         self.cells = width * height
@@ -103,24 +114,37 @@ class SlidingPuzzle(Puzzle):
         else:
             self.weights, self.size = multiset_weights(self.counts)
         self.description = description or (
-            f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}")
+            f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}"
+            f"{', multi-tile moves' if self.multi_tile else ''}")
 
     @property
     def work_size(self):
         # distinct tiles: the board and, per tile, three numbers that let the next rank in
         # order be decoded from where this one differs (permutation_unrank_after)
+        if self.multi_tile and not self.distinct:
+            return self.cells
         return 4 * self.cells - 3 if self.distinct else 2 * self.counts.size
 
     def definition(self):
-        return {
+        definition = {
             "family": "sliding",
             "width": self.width,
             "height": self.height,
             "goal": self.format(self.goal),
             "ranking": "permutation-parity/1" if self.distinct else "multiset/1",
         }
+        if self.multi_tile:  # stored only then: single-tile layers keep their hash
+            definition["metric"] = "multi-tile"
+        return definition
 
     def make_tables(self):
+        if self.multi_tile:
+            weights = np.zeros(1, np.int64) if self.distinct else self.weights
+            return MultiTileTables(
+                self.adjacent, np.int64(self.half_factorial if self.distinct else 0),
+                self.parity_of_blank if self.distinct else np.zeros(1, np.int64),
+                self.counts, np.asarray(weights, dtype=np.int64), np.int64(self.distinct),
+                np.int64(self.width))
         if self.distinct:
             return PermutationTables(self.adjacent, np.int64(self.half_factorial),
                                      self.parity_of_blank, self.goal)
@@ -141,15 +165,18 @@ class SlidingPuzzle(Puzzle):
     # a whole word of states moves to the next plane at once.  See plane_kernels.py.
 
     def layer_expansion(self):
-        """The plane kernels; None for a board whose tables would be too large (the engine
-        then expands state by state)."""
+        """The plane kernels; multi-tile moves: multi_kernels.MultiTileExpansion (state by
+        state, each board decoded from the one before); None for a board whose tables would
+        be too large (the engine then expands state by state)."""
+        if self.multi_tile:
+            return self.compiled.multi_kernels.MultiTileExpansion(self)
         if self.plane_plan is None:
             return None
         return self.compiled.plane_expansion(self)
 
     def expansion_bytes(self):
         plan = self.plane_plan
-        if plan is None:
+        if self.multi_tile or plan is None:
             return 0
         if self.distinct:
             return 8 * sum(entries for _, _, entries, _ in plan.suffixes)
@@ -255,12 +282,17 @@ class SlidingPuzzle(Puzzle):
     # -- capabilities ----------------------------------------------------------------------
     def move_parity(self, ranks):
         """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
-        blank's cell (the rank's leading digit) flips with every move."""
+        blank's cell (the rank's leading digit) flips with every move.  Multi-tile moves:
+        none (a jump of two cells keeps the colour)."""
+        if self.multi_tile:
+            return None
         blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
         return (blank // self.width + blank % self.width) & 1
 
     def parity_run(self):
         """The plane of one blank cell: its ranks are consecutive, its parity the same."""
+        if self.multi_tile:
+            return None
         return self.half_factorial if self.distinct else int(self.weights[0])
 
     def symmetries(self):
@@ -277,10 +309,16 @@ class SlidingPuzzle(Puzzle):
         perms = np.array([tuple(range(self.cells)), *self.symmetries()], dtype=np.int64)
         return self.compiled.canonical(ranks, perms, self.tables())
 
+    # Multi-tile moves take a piece several cells at once: Manhattan distance and the
+    # single-tile pattern databases are no lower bounds for them.
     def heuristics(self):
+        if self.multi_tile:
+            return {}
         return {"manhattan": lambda: self.compiled.manhattan_bound(self)}
 
     def pattern_bound(self, abstract, depths):
+        if self.multi_tile:
+            return super().pattern_bound(abstract, depths)
         return self.compiled.pattern_bound(self, abstract, self.colouring(abstract), depths)
 
     def query_sets(self):
@@ -296,12 +334,13 @@ class SlidingPuzzle(Puzzle):
     def relabelling(self):
         """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
         SlidingRelabelling); None for pieces that repeat."""
-        return SlidingRelabelling(self) if self.distinct else None
+        return SlidingRelabelling(self) if self.distinct and not self.multi_tile else None
 
     def additive_partitions(self):
         """The 15-puzzle (4x4, distinct tiles, blank's goal bottom right): 7-8 and 6-6-3,
         the splits of Korf and Felner (see PARTITIONS_4X4); none for other boards."""
-        if not self.distinct or (self.width, self.height, self.goal_blank) != (4, 4, 15):
+        if not self.distinct or self.multi_tile or \
+                (self.width, self.height, self.goal_blank) != (4, 4, 15):
             return {}
         return {name: self.partition(name, groups)
                 for name, groups in PARTITIONS_4X4.items()}

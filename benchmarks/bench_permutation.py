@@ -1,0 +1,140 @@
+"""Race Rokicki's twsearch on the same ksolve/twsearch definition files, same machine, same
+run: twsearch's God's-number mode (`twsearch -t THREADS -g FILE`) against `puzzledb build`
+of the file declared under `define:` (the permutation family), alternated, each repeated.
+Prints both depth tables, whether they are equal, and the times with the load average.
+
+    python benchmarks/bench_permutation.py                      # corners, pyraminx, skewb
+    python benchmarks/bench_permutation.py --repeat 3 corners
+    python benchmarks/bench_permutation.py --file my.tws --metric qtm
+
+twsearch is built from its git mirror (the search tool's fetch of github:rokicki/twsearch
+puts it under /work/.mirror/rokicki+twsearch/repo; --twsearch-git names another): the tree
+of HEAD is exported with `git archive` into --build-dir and built with `make build`, once.
+
+puzzledb's figures: the wall time of the whole command (Python's start, the imports, the
+move tables, the search and the writing of every layer file) and, from its log, the BFS
+time alone (expanding and writing the layers, the compiled kernels loaded from their cache:
+a first untimed run fills it).  twsearch's: the wall time of the whole command (it writes
+nothing).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
+MIRROR = Path("/work/.mirror/rokicki+twsearch/repo")
+
+
+def load():
+    return os.getloadavg()[0]
+
+
+def build_twsearch(git_dir, build_dir, jobs):
+    binary = build_dir / "build/bin/twsearch"
+    if binary.exists():
+        return binary
+    build_dir.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "HEAD"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "x"], input=archive, cwd=build_dir, check=True)
+    print(f"building twsearch in {build_dir} ...", file=sys.stderr)
+    subprocess.run(["make", f"-j{jobs}", "build"], cwd=build_dir, check=True,
+                   stdout=subprocess.DEVNULL)
+    return binary
+
+
+def run_twsearch(binary, path, threads, metric):
+    command = [str(binary), "-t", str(threads), "-g", str(path)]
+    if metric == "qtm":
+        command.insert(1, "-q")
+    began = time.perf_counter()
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    seconds = time.perf_counter() - began
+    table = {}
+    for line in out.splitlines():
+        # "Dist 7 cnt 5402628 tot 6807696 in 0.46" (twsearch's progress lines)
+        found = re.match(r"\s*Dist\s+(\d+)\s+cnt\s+(\d+)", line)
+        if found:
+            table[int(found[1])] = int(found[2])
+    counts = [table[d] for d in sorted(table)]
+    while counts and counts[-1] == 0:  # twsearch may close with an empty depth
+        counts.pop()
+    return counts, seconds, command
+
+
+def run_puzzledb(path, name, threads, metric, scratch):
+    config = scratch / "config.yaml"
+    config.write_text(f"puzzles: [{name}]\ndefine:\n  {name}:\n    family: permutation\n"
+                      f"    file: {path}\n    metric: {metric}\n")
+    results = scratch / f"results-{time.monotonic_ns()}"
+    command = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+               str(results), "build", name, "--threads", str(threads)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
+    began = time.perf_counter()
+    run = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - began
+    bfs = float(re.search(r"BFS ([\d.]+) s", run.stderr)[1])
+    table = [int(c.replace(",", "")) for c in
+             re.findall(r"depth \d+: ([\d,]+) states", run.stderr)]
+    goal = re.search(r"depth 0: ([\d,]+) states", run.stderr)
+    table = ([int(goal[1].replace(",", ""))] if goal else [1]) + table
+    subprocess.run(["rm", "-rf", str(results)], check=True)
+    return table, seconds, bfs, " ".join(command[1:])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", default=["corners", "pyraminx", "skewb"],
+                        help="example definitions (workflow/puzzledb/puzzles/permutation/"
+                             "examples/NAME.tws)")
+    parser.add_argument("--file", action="append", default=[], help="another .tws file")
+    parser.add_argument("--metric", default="htm", choices=["htm", "qtm"])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--twsearch-git", type=Path, default=MIRROR)
+    parser.add_argument("--build-dir", type=Path,
+                        default=Path(tempfile.gettempdir()) / "puzzledb-twsearch")
+    args = parser.parse_args(argv)
+    binary = build_twsearch(args.twsearch_git, args.build_dir, args.threads)
+    files = [EXAMPLES / f"{n}.tws" for n in args.names] + [Path(f) for f in args.file]
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        for path in files:
+            name = re.sub(r"[^a-z0-9-]", "-", path.stem.lower()).strip("-") or "puzzle"
+            name = name if name[0].isalnum() else "p" + name
+            run_puzzledb(path, name, args.threads, args.metric, scratch)  # fills the cache
+            print(f"\n== {path.name} ({args.metric}, {args.threads} threads)")
+            tw_times, pdb_times, bfs_times = [], [], []
+            for _ in range(args.repeat):
+                before = load()
+                tw_table, seconds, tw_command = run_twsearch(binary, path, args.threads,
+                                                             args.metric)
+                tw_times.append((seconds, before))
+                before = load()
+                pdb_table, seconds, bfs, pdb_command = run_puzzledb(
+                    path, name, args.threads, args.metric, scratch)
+                pdb_times.append((seconds, before))
+                bfs_times.append(bfs)
+            print(f"twsearch: {' '.join(tw_command)}")
+            print(f"puzzledb: {pdb_command}")
+            print(f"{'depth':>5} {'twsearch':>14} {'puzzledb':>14}")
+            for d in range(max(len(tw_table), len(pdb_table))):
+                a = f"{tw_table[d]:,}" if d < len(tw_table) else "-"
+                b = f"{pdb_table[d]:,}" if d < len(pdb_table) else "-"
+                print(f"{d:>5} {a:>14} {b:>14}")
+            print(f"tables {'equal' if tw_table == pdb_table else 'DIFFER'}; "
+                  f"{sum(pdb_table):,} states, max depth {len(pdb_table) - 1}")
+            print("twsearch  " + ", ".join(f"{s:.2f} s (load {l:.1f})" for s, l in tw_times))
+            print("puzzledb  " + ", ".join(f"{s:.2f} s (load {l:.1f})" for s, l in pdb_times)
+                  + "; of which BFS " + ", ".join(f"{b:.2f} s" for b in bfs_times))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""The permutation family: puzzles read from ksolve/twsearch definitions (docs/permutation.md).
+Layers checked against a plain-Python BFS over sets of states that reads the format on its
+own, and against the published 2x2x2 tables."""
+
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from puzzledb.bfs import in_memory
+from puzzledb.config import check_config
+from puzzledb.errors import BoardError, ConfigError
+from puzzledb.puzzles.permutation import kernels
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.store.layer import Layer
+
+EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
+
+# The 2x2x2 with one corner fixed (Rokicki's and Jaap's tables): positions by depth.
+CUBE2_HTM = [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+CUBE2_QTM = [1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852,
+             782536, 90280, 276]
+
+# A toy with an odd swap that twists, a set without orientations and an untwisted 3-cycle.
+TOY = """Name toy
+Set A 4 2
+Set B 3 1
+Move X
+A
+2 1 3 4
+1 1 0 0
+B
+2 3 1
+End
+Move Y
+A
+1 3 4 2
+0 0 0 1
+B
+1 2 3
+End
+"""
+
+# Identical pieces, two orbits (slots 1-4 and 5-6), a move of order 6.
+IDENTICAL = """Set P 6 3
+Solved
+P
+1 1 2 2 3 3
+End
+Move S
+P
+2 3 4 1 6 5
+1 0 0 2 1 1
+End
+Move T
+P
+1 4 2 3 5 6
+0 1 1 1 0 0
+End
+"""
+
+# The 2x2x2 turned by R and U only: a sparse rank space (29,160 of 174,960 reached).
+CUBE2_RU = (EXAMPLES / "2x2x2.tws").read_text().split("Move F")[0]
+
+
+# --- an independent reading of the format, and a BFS over sets ---------------------------
+
+
+def read_plain(text):
+    """(sets [(name, size, orientations)], solved state, moves [(perm, twist) per set])."""
+    sets, moves, solved, block, current = [], [], {}, None, None
+    lines = [ln.split("#")[0].split() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    i = 0
+    while i < len(lines):
+        words = lines[i]
+        if words[0] == "Set":
+            sets.append((words[1], int(words[2]), int(words[3])))
+        elif words[0] in ("Solved", "Move"):
+            block = {}
+            i += 1
+            while lines[i][0] != "End":
+                name = lines[i][0]
+                perm = [int(x) for x in lines[i + 1]]
+                i += 2
+                twist = [0] * len(perm)
+                if i < len(lines) and lines[i][0].isdigit():
+                    twist = [int(x) for x in lines[i]]
+                    i += 1
+                block[name] = (perm, twist)
+            if words[0] == "Solved":
+                solved = block
+            else:
+                moves.append(block)
+        i += 1
+    start = tuple((tuple(solved[n][0]) if n in solved else tuple(range(1, size + 1)),
+                   tuple(solved[n][1]) if n in solved else (0,) * size)
+                  for n, size, _ in sets)
+    return sets, start, moves
+
+
+def apply_plain(state, move, sets):
+    out = []
+    for (labels, oris), (name, size, k) in zip(state, sets):
+        perm, twist = move[name]
+        out.append((tuple(labels[perm[i] - 1] for i in range(size)),
+                    tuple((oris[perm[i] - 1] + twist[perm[i] - 1]) % k for i in range(size))))
+    return tuple(out)
+
+
+def bfs_plain(text, metric):
+    """The layers, as sets of states, by the moves' cycles through each state: every state
+    on the cycle (htm) or its two ends (qtm)."""
+    sets, start, moves = read_plain(text)
+    seen, layer, layers = {start}, {start}, [{start}]
+    while layer:
+        following = set()
+        for state in layer:
+            for move in moves:
+                cycle = [apply_plain(state, move, sets)]
+                while cycle[-1] != state:
+                    cycle.append(apply_plain(cycle[-1], move, sets))
+                near = cycle[:-1] if metric == "htm" else [cycle[0], cycle[-2]]
+                following.update(s for s in near if s not in seen)
+        seen |= following
+        layer = following
+        if layer:
+            layers.append(layer)
+    return sets, layers
+
+
+def board_text(state, sets):
+    return " | ".join(f"{name} " + " ".join(map(str, labels)) +
+                      (" / " + " ".join(map(str, oris)) if k > 1 else "")
+                      for (labels, oris), (name, _, k) in zip(state, sets))
+
+
+def engine_layers(puzzle, directory):
+    numba.set_num_threads(2)
+    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    return [Layer(path).ranks() for path in sorted(directory.glob("depth_*.h5"))]
+
+
+def build_into(tmp_path, puzzle):
+    return engine_layers(puzzle, tmp_path / puzzle.name / "layers")
+
+
+@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU], ids=["toy", "identical", "RU"])
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):
+    sets, expected = bfs_plain(text, metric)
+    puzzle = PermutationPuzzle(f"p-{metric}", text=text, metric=metric)
+    layers = build_into(tmp_path, puzzle)
+    assert [len(x) for x in layers] == [len(x) for x in expected]
+    for ranks, states in zip(layers, expected):
+        assert sorted(puzzle.decode(r) for r in ranks) == sorted(board_text(s, sets)
+                                                                 for s in states)
+
+
+def test_r_and_u_leave_two_corners_out_of_the_rank_and_reach_29160_of_its_174960(tmp_path):
+    puzzle = PermutationPuzzle("ru", text=CUBE2_RU)
+    assert puzzle.size == 720 * 3 ** 5  # the six corners R and U move, their twist sum kept
+    assert sum(x.size for x in build_into(tmp_path, puzzle)) == 29_160
+
+
+@pytest.mark.parametrize("metric, table", [("htm", CUBE2_HTM), ("qtm", CUBE2_QTM)])
+def test_the_2x2x2_with_one_corner_fixed_has_the_published_table(tmp_path, metric, table):
+    puzzle = PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws"), metric=metric)
+    assert puzzle.size == 3_674_160  # the rank space is the reachable set
+    assert [x.size for x in build_into(tmp_path, puzzle)] == table
+
+
+def test_backward_and_forward_expansions_find_the_same_layers(tmp_path, monkeypatch):
+    puzzle = PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws"))
+    monkeypatch.setattr(kernels, "BACKWARD", 1e30)  # backward from the first layer on
+    backward = build_into(tmp_path / "b", puzzle)
+    monkeypatch.setattr(kernels, "BACKWARD", 0.0)  # never
+    forward = build_into(tmp_path / "f", puzzle)
+    assert [x.size for x in backward] == [x.size for x in forward] == CUBE2_HTM
+    assert all(np.array_equal(a, b) for a, b in zip(backward, forward))
+
+
+@pytest.mark.parametrize("name, size", [("corners", 88_179_840), ("pyraminx", 75_582_720),
+                                        ("skewb", 3 * 3_149_280)])
+def test_the_kernel_gives_each_moves_image_as_the_definition_applies_it(name, size):
+    puzzle = PermutationPuzzle(name, file=str(EXAMPLES / f"{name}.tws"))
+    assert puzzle.size == size
+    for rank in np.random.default_rng(1).integers(0, puzzle.size, 40).tolist():
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        following = puzzle.neighbours(rank)
+        for m, (_, base, power) in enumerate(puzzle.moves):
+            moved = board
+            for _ in range(power):
+                moved = puzzle.apply(moved, puzzle.spec.moves[base])
+            assert puzzle.rank(moved) == following[m]
+
+
+def test_a_board_is_a_move_sequence_or_the_pieces_set_by_set():
+    puzzle = PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws"))
+    board = puzzle.parse("R U' F2")
+    assert np.array_equal(puzzle.parse(puzzle.format(board)), board)
+    assert puzzle.format(puzzle.parse("R R R R")) == puzzle.format(puzzle.goal)
+    with pytest.raises(BoardError, match="unreachable: .*sum to 1 mod 3"):
+        puzzle.parse("CORNERS 1 2 3 4 5 6 7 8 / 1 0 0 0 0 0 0 0")
+    with pytest.raises(BoardError, match="'X' is neither a set name nor a move"):
+        puzzle.parse("R X")
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (TOY + "Illegal\n", 18, "'Illegal' is not supported"),
+    (TOY.replace("2 1 3 4", "2 2 3 4"), 6, "is not a permutation of 1..4"),
+    (TOY.replace("1 1 0 0", "1 2 0 0"), 7, "orientation 2 out of range for set A"),
+    (TOY.replace("B\n1 2 3\n", ""), 11, "move Y does not give set B"),
+    ("Set A 3 1\nSolved\nA\n1 4 2\nEnd\nMove X\nA\n2 1 3\nEnd\n", 4,
+     "piece 4 of set A out of range"),
+    (TOY.replace("Move Y", "MoveSequence Y"), 11, "'MoveSequence' is not supported"),
+])
+def test_a_bad_definition_is_one_line_naming_the_file_and_line(tmp_path, text, line, message):
+    path = tmp_path / "bad.tws"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        check_config({"puzzles": ["bad"], "define": {"bad": {"family": "permutation",
+                                                        "file": str(path)}}}, "c.yaml")
+    assert str(err.value).startswith(f"c.yaml: define.bad.file: bad.tws line {line}: ")
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_solve_prints_an_optimal_solution_in_the_definitions_move_names(tmp_path):
+    config = tmp_path / "config.yaml"
+    (tmp_path / "defs").mkdir()
+    (tmp_path / "defs" / "cube.tws").write_text((EXAMPLES / "2x2x2.tws").read_text())
+    config.write_text("puzzles: [cube2]\ndefine:\n  cube2: {family: permutation, "
+                      "file: defs/cube.tws}\n")  # relative to the config
+    run = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+           str(tmp_path / "results")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
+    subprocess.run(run + ["build", "cube2"], check=True, capture_output=True, env=env)
+    out = subprocess.run(run + ["solve", "cube2", "R U' F2"], check=True, capture_output=True,
+                         text=True, env=env).stdout.splitlines()
+    assert len(out) == 5 and out[-1].startswith("moves: ")
+    moves = out[-1].split()[1:]
+    assert len(moves) == 3
+    puzzle = PermutationPuzzle("c", file=str(EXAMPLES / "2x2x2.tws"))
+    assert puzzle.format(puzzle.parse("R U' F2 " + " ".join(moves))) == \
+        puzzle.format(puzzle.goal)
+
+
+def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
+    from puzzledb.bfs import select
+
+    puzzle = PermutationPuzzle("ru", text=CUBE2_RU)
+    plan = select.choose(puzzle, memory_mb=1024, shards=4)
+    assert plan.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", plan,
+                 threads=2, job_states=4096, progress=False, log=lambda m: None)
+    sharded = [Layer(p).ranks() for p in sorted((tmp_path / "frontier" / "layers").glob(
+        "depth_*.h5"))]
+    in_memory_layers = build_into(tmp_path, puzzle)
+    assert len(sharded) == len(in_memory_layers)
+    assert all(np.array_equal(a, b) for a, b in zip(sharded, in_memory_layers))
+
+
+def test_the_definition_hash_follows_the_moves_not_the_comments_and_names_the_puzzle():
+    text = (EXAMPLES / "2x2x2.tws").read_text()
+    a = PermutationPuzzle("a", text=text)
+    assert a.definition_hash() == PermutationPuzzle("a", text="# more\n" + text).definition_hash()
+    assert a.definition_hash() != PermutationPuzzle("b", text=text).definition_hash()
+    assert a.definition_hash() != PermutationPuzzle("a", text=text, metric="qtm").definition_hash()

@@ -1,0 +1,223 @@
+"""The compiled kernels of permutation puzzles (puzzle.py): a state's neighbours by table
+look-ups on its factored rank, and the layer expansion over rows of L ranks.
+
+rank = high * L + low.  The high part is decoded once per row (its blocks' digits) and its
+image under every move read from the high blocks' tables; a state of the row then needs one
+look-up of its low value per move.  The images of a row under a move all lie in one row, so
+the writes of a row stay in a few cache lines.
+
+A layer is expanded forward (every CUR state marks its UNSEEN neighbours) while the
+frontier is smaller than what is left unseen, and backward past that (every UNSEEN state
+looks for a CUR neighbour and stops at the first): the moves come with their inverses, so a
+state's neighbours are the states it is a neighbour of.  Late layers of a cube's search
+cost a few look-ups per remaining state instead of a full expansion of the widest layer.
+"""
+
+import numpy as np
+from numba import prange
+
+from puzzledb import compiled
+from puzzledb.compiled import jit
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT, twobit_words
+from puzzledb.expansion.words import cur_lanes, mark_next_lanes, units_active
+from puzzledb.puzzles.permutation.puzzle import PermutationTables
+
+UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
+SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
+BACKWARD = 1.0  # expand backward once the unseen states are fewer than this times the CUR
+
+
+@jit(inline="always")
+def _row_targets(h, t, target, digits):
+    """target[m]: the first rank of the row that move m takes row h to."""
+    blocks = t.hi_radix.size
+    for b in range(blocks):
+        digits[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
+    for m in range(t.moves):
+        row = 0
+        for b in range(blocks):
+            row += np.int64(t.hi_tables[t.hi_offset[b] + digits[b] * t.moves + m]) * \
+                t.hi_weight[b]
+        target[m] = row * t.lo_size
+
+
+@jit
+def neighbours(rank, level, out, work, t):
+    moves = t.moves
+    h = rank // t.lo_size
+    low = rank - h * t.lo_size
+    blocks = t.hi_radix.size
+    for b in range(blocks):
+        work[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
+    for m in range(moves):
+        row = 0
+        for b in range(blocks):
+            row += np.int64(t.hi_tables[t.hi_offset[b] + work[b] * moves + m]) * \
+                t.hi_weight[b]
+        out[m] = row * t.lo_size + t.lo_table[low * moves + m]
+    return moves
+
+
+compiled.register(PermutationTables, neighbours=neighbours)
+
+
+@jit(inline="always")
+def _mark(a, flags, g):
+    """words.mark_next with unsigned indices (no wraparound checks in the hot loop)."""
+    w = g >> np.uint64(5)
+    bit = ONE << ((g & np.uint64(31)) << ONE)
+    v = a[w]
+    if (v | (v >> ONE)) & bit:
+        return 0
+    old = atomic_or(a, w, bit)
+    if old & bit:
+        return 0
+    flags[w >> np.uint64(SUB_SHIFT)] = 1
+    return 1
+
+
+@jit(inline="always")
+def _row_lanes(lanes, w, lo, hi):
+    """The lanes of word w that lie in the ranks [lo, hi)."""
+    g0 = w * STATES_PER_WORD
+    if g0 < lo:
+        lanes &= ~((ONE << np.uint64(2 * (lo - g0))) - ONE)
+    if g0 + STATES_PER_WORD > hi:
+        lanes &= (ONE << np.uint64(2 * (hi - g0))) - ONE
+    return lanes
+
+
+@jit(parallel=True)
+def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
+    """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
+    states marked.  A row's CUR states are listed first, then taken move by move: one
+    target row at a time, the low table read along its move's column (lo_moves)."""
+    size_l = t.lo_size
+    moves = t.moves
+    rows = t.size // size_l
+    for u in prange(found.size):
+        found[u] = 0
+        r0 = u * rows_per_unit
+        r1 = min(rows, r0 + rows_per_unit)
+        if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
+            continue
+        target = np.empty(moves, np.int64)
+        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        lows = np.empty(size_l, np.uint64)
+        new = 0
+        for h in range(r0, r1):
+            g0 = h * size_l
+            g1 = g0 + size_l
+            count = 0
+            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+                lanes = _row_lanes(cur_lanes(a[w]), w, g0, g1)
+                while lanes:
+                    lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
+                    lanes &= lanes - ONE
+                    count += 1
+            if count == 0:
+                continue
+            _row_targets(h, t, target, digits)
+            for m in range(moves):
+                row = np.uint64(target[m])
+                column = t.lo_moves[m * size_l:(m + 1) * size_l]
+                for i in range(count):
+                    new += _mark(a, next_flags, row + np.uint64(column[lows[i]]))
+        found[u] = new
+
+
+@jit(parallel=True)
+def expand_backward(a, next_flags, found, t, rows_per_unit):
+    """Mark NEXT every UNSEEN state that has a CUR neighbour; found[u]: how many unit u's
+    states were marked."""
+    size_l = t.lo_size
+    moves = t.moves
+    rows = t.size // size_l
+    for u in prange(found.size):
+        r0 = u * rows_per_unit
+        r1 = min(rows, r0 + rows_per_unit)
+        target = np.empty(moves, np.int64)
+        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        new = 0
+        for h in range(r0, r1):
+            g0 = h * size_l
+            g1 = g0 + size_l
+            ready = False
+            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+                v = a[w]
+                lanes = _row_lanes(~(v | (v >> ONE)) & LANES, w, g0, g1)
+                if lanes == 0:
+                    continue
+                if not ready:
+                    _row_targets(h, t, target, digits)
+                    ready = True
+                hit = np.uint64(0)
+                while lanes:
+                    i = lowest_bit(lanes)
+                    lanes &= lanes - ONE
+                    base = np.uint64((w * STATES_PER_WORD - g0) * moves) + \
+                        (i >> ONE) * np.uint64(moves)
+                    for m in range(moves):
+                        n = np.uint64(target[m]) + np.uint64(t.lo_table[base + np.uint64(m)])
+                        if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
+                                np.uint64(3) == 3:
+                            hit |= ONE << i
+                            break
+                if hit:
+                    new += mark_next_lanes(a, next_flags, w, hit)
+        found[u] = new
+
+
+@jit(parallel=True)
+def count_cur_unseen(a):
+    """The CUR and the UNSEEN lanes of the array (the padding of the last word counts as
+    unseen)."""
+    cur = 0
+    unseen = 0
+    for w in prange(a.size):
+        v = a[w]
+        cur += popcount(v & (v >> ONE) & LANES)
+        unseen += popcount(~(v | (v >> ONE)) & LANES)
+    return cur, unseen
+
+
+@jit(parallel=True)
+def mark_ranks(ranks, bits, t, starts):
+    """Set in bits every neighbour of the ranks (blocks of them from starts)."""
+    for k in prange(starts.size - 1):
+        out = np.empty(t.moves, np.int64)
+        work = np.empty(max(t.hi_radix.size, 1), np.int64)
+        for i in range(starts[k], starts[k + 1]):
+            n = neighbours(np.int64(ranks[i]), 0, out, work, t)
+            for j in range(n):
+                set_bit(bits, out[j])
+
+
+class RowExpansion:
+    """The layer expansion of a permutation puzzle (an expansion.LayerExpansion)."""
+
+    def __init__(self, tables):
+        self.tables = tables
+        size_l = int(tables.lo_size)
+        rows = int(tables.size) // size_l
+        self.rows_per_unit = max(1, UNIT_STATES // size_l)
+        self.found = np.zeros(-(-rows // self.rows_per_unit), dtype=np.int64)
+        self.directions = []  # 'forward' or 'backward', depth by depth (benchmarks, tests)
+
+    def expand(self, state, level):
+        cur, unseen = count_cur_unseen(state.words)
+        unseen -= twobit_words(self.tables.size) * STATES_PER_WORD - int(self.tables.size)
+        if unseen < BACKWARD * cur:
+            self.directions.append("backward")
+            state.run(expand_backward, state.words, state.next_flags, self.found,
+                      self.tables, np.int64(self.rows_per_unit))
+        else:
+            self.directions.append("forward")
+            state.run(expand_forward, state.words, state.cur_flags, state.next_flags,
+                      self.found, self.tables, np.int64(self.rows_per_unit))
+        return int(self.found.sum())
+
+    def mark(self, ranks, level, bits):
+        starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
+        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64))

@@ -71,7 +71,9 @@ INSTEAD = {
 # The place each block of commands runs in, by its section and its first command: "user"
 # (the default config, its databases and the 6-6-3 tables built, and the files the commands
 # name), "own" (the "Your own puzzle" config), "bad-definition" (that config with ten's goal
-# one cell short, as the block's output shows), None (every command of the block NOT_RUN).
+# one cell short, as the block's output shows), "twisty" (the checkout, where the 2x2x2's
+# definition file is, with the README's cube2 config), None (every command of the block
+# NOT_RUN).
 BLOCKS = {
     ("Quick start", "pip install -e . && snakemake --cores 4"): None,
     ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
@@ -80,6 +82,7 @@ BLOCKS = {
     ("Running on a cluster", 'pip install -e ".[slurm]"'): None,
     ("Your own puzzle", "snakemake --cores 2"): "own",
     ("Your own puzzle", "snakemake -n"): "bad-definition",
+    ("Your own puzzle", "puzzledb build cube2"): "twisty",
 }
 
 # Placeholders of the examples in `puzzledb --help`, and what the test puts there.
@@ -388,18 +391,18 @@ def own_definitions(monkeypatch):
     monkeypatch.setattr(puzzles, "_cache", dict(puzzles._cache))
 
 
-def readme_config():
-    """The config.yaml of "Your own puzzle": the README's ```yaml block that defines puzzles,
-    as the README writes it."""
+def readme_config(name):
+    """A config.yaml of "Your own puzzle": the README's ```yaml block that defines the puzzle
+    name, as the README writes it."""
     blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(), re.S)
-    [config] = [b for b in blocks if "define" in yaml.safe_load(b)]
+    [config] = [b for b in blocks if name in yaml.safe_load(b).get("define", {})]
     return config
 
 
 @pytest.mark.slow
 def test_your_own_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
                                                   own_definitions):
-    (tmp_path / "config.yaml").write_text(readme_config())
+    (tmp_path / "config.yaml").write_text(readme_config("ten"))
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("own")
     run_block(block, tmp_path, capsys)
@@ -426,4 +429,15 @@ def test_a_bad_definition_fails_as_the_readme_shows(tmp_path, capsys):
     assert good in readme_config()  # ten's goal, one cell short as the block's output says:
     (tmp_path / "config.yaml").write_text(readme_config().replace(good, 'goal: "12345 6789"'))
     [block] = blocks_of("bad-definition")
+    run_block(block, tmp_path, capsys)
+
+
+def test_a_twisty_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
+                                                  own_definitions):
+    """The 2x2x2 from its definition file, which the config names relative to itself: the
+    README's user is in the checkout (here: its workflow/ folder linked in)."""
+    (tmp_path / "workflow").symlink_to(ROOT / "workflow")
+    (tmp_path / "config.yaml").write_text(readme_config("cube2"))
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("twisty")
     run_block(block, tmp_path, capsys)

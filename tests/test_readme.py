@@ -426,8 +426,8 @@ def test_your_own_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
 
 def test_a_bad_definition_fails_as_the_readme_shows(tmp_path, capsys):
     good = 'goal: "12345 67890"'
-    assert good in readme_config()  # ten's goal, one cell short as the block's output says:
-    (tmp_path / "config.yaml").write_text(readme_config().replace(good, 'goal: "12345 6789"'))
+    assert good in readme_config("ten")  # ten's goal, one cell short as the block's output says:
+    (tmp_path / "config.yaml").write_text(readme_config("ten").replace(good, 'goal: "12345 6789"'))
     [block] = blocks_of("bad-definition")
     run_block(block, tmp_path, capsys)
 

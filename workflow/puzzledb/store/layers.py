@@ -117,6 +117,8 @@ def _disk_may_fill(directory, count, headroom):
 class LayerStore:
     """The layers of one puzzle in one directory."""
 
+    kind = "layers"  # the config's `store:` value (counts.py: the other)
+
     def __init__(self, directory, puzzle):
         self.directory = Path(directory)
         self.puzzle = puzzle

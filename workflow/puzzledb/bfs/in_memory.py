@@ -27,7 +27,8 @@ from puzzledb.compiled import set_threads
 from puzzledb.bfs.memory import check_budget, search_bytes
 from puzzledb.bfs.select import IN_MEMORY
 from puzzledb.errors import PuzzleError
-from puzzledb.store.counts import COUNTS, DEEPEST_STATES, LAYERS, SAMPLE_STATES, new_store
+from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, new_store
 
 CHECKPOINT_MINUTES = 5.0  # the default time between two checkpoints of a counts search
 

@@ -46,7 +46,11 @@ class StateArray:
 
     def __init__(self, size):
         self.size = int(size)
-        self.words = np.zeros(twobit_words(size), dtype=np.uint64)
+        self.words = np.empty(twobit_words(size), dtype=np.uint64)
+        # zeroed by the threads, page by page now: left to np.zeros, the pages are mapped
+        # when first written, scattered over the early depths, which then took seconds each
+        # (7x2: 2.4-3.5 s to expand 0.3-8 M states, against 0.9-1.6 s)
+        zero(self.words)
         self.cur_flags = np.zeros(sub_blocks(self.words.size), dtype=np.uint8)
         self.next_flags = np.zeros_like(self.cur_flags)
         self.cur_counts = np.zeros(self.cur_flags.size, dtype=np.uint32)  # set by relabel
@@ -117,6 +121,13 @@ class StateArray:
 
 
 # --- the passes between depths ----------------------------------------------------------------
+
+
+@jit(parallel=True)
+def zero(a):
+    for i in prange(a.size):
+        a[i] = 0
+
 
 
 @jit(parallel=True)

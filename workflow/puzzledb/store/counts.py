@@ -20,14 +20,11 @@ import numpy as np
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import SAMPLES
-from puzzledb.store import integrity
+from puzzledb.store import COUNTS, LAYERS, integrity
 from puzzledb.store.files import atomic_file
 from puzzledb.store.layer import ranks_crc
 from puzzledb.store.layers import LayerInfo, LayerStore
 
-LAYERS = "layers"  # the store of every layer's states (layers.py): the default
-COUNTS = "counts"  # this store
-STORES = (LAYERS, COUNTS)
 SAMPLE_STATES = 4096  # states kept of each layer, drawn at random from a larger one
 DEEPEST_STATES = 1 << 20  # the deepest layer is kept whole up to this many states
 

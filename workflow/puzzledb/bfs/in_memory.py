@@ -215,8 +215,8 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
             elapsed = time.perf_counter() - started
             rate = (done - first_done) / elapsed if elapsed > 0 else 0
             left = ""
-            if not puzzle.graded and rate > 0 and done < puzzle.size:
-                left = f", about {(puzzle.size - done) / rate:,.0f} s left at most"
+            if not puzzle.graded and rate > 0 and 100 * done >= puzzle.size > done:
+                left = f", about {(puzzle.size - done) / rate:,.0f} s left"
             log(f"{puzzle.name}: depth {written}: {n:,} states, {done:,} in all, "
                 f"{elapsed:.2f} s, {rate / 1e6:,.1f} M states/s{left}")
 

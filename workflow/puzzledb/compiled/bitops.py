@@ -1,5 +1,5 @@
 """Word-level bit operations for numba kernels, as LLVM intrinsics: population count, lowest
-set bit, atomic OR into an array (and a bitset's set_bit on it), a prefetch, and BMI2 bit
+set bit, atomic OR into an array (and a bitset's set_bit on it), and BMI2 bit
 extract/deposit (pext/pdep).
 
 pext/pdep use the BMI2 instructions where the CPU has them and a plain loop elsewhere;
@@ -33,29 +33,6 @@ def atomic_or(typingctx, array, index, value):
             return builder.atomic_rmw("or", ptr, args[2], "monotonic")
         value = builder.trunc(args[2], ir.IntType(width))
         return builder.zext(builder.atomic_rmw("or", ptr, value, "monotonic"), ir.IntType(64))
-
-    return sig, codegen
-
-
-@intrinsic
-def prefetch(typingctx, array, index):
-    """Ask the CPU to bring the cache line of array[index] in, for writing, without waiting
-    for it: a kernel that will touch scattered words prefetches a batch of them first, so
-    that their cache misses overlap instead of following one another."""
-    sig = types.void(array, types.intp)
-
-    def codegen(context, builder, signature, args):
-        ary_t = signature.args[0]
-        ary = context.make_array(ary_t)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]])
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-            "llvm.prefetch.p0")
-        # write, high locality, data cache
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
-        return context.get_dummy_value()
 
     return sig, codegen
 

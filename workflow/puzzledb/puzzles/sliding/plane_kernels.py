@@ -23,7 +23,7 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import lowest_bit, prefetch
+from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import ONE, STATES_PER_WORD, twobit_words
 from puzzledb.expansion.words import (
     cur_lanes,
@@ -35,9 +35,6 @@ from puzzledb.expansion.words import (
 
 UNIT_WORDS = 1 << 12  # words of one plane a thread sweeps as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit of work (mark)
-# The vertical moves' targets are scattered over the target plane: they are prefetched as
-# they are found and marked PENDING at a time, so that their cache misses overlap.
-PENDING = 32
 
 
 class PlaneExpansion:
@@ -182,14 +179,6 @@ def _moves_of(t, q, constants, trackers):
 # --- the sweeps -----------------------------------------------------------------------------
 
 
-@jit(inline="always")
-def _mark_pending(a, next_flags, pending, n):
-    new = 0
-    for i in range(n):
-        new += mark_next(a, next_flags, pending[i])
-    return new
-
-
 @jit(parallel=True)
 def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u] is the number marked
@@ -206,8 +195,6 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
         col = b % width
         trackers = plane_scratch(t)
         constants = plane_start(t, b, trackers)
-        pending = np.empty(PENDING, np.int64)
-        n = 0
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             lanes = _plane_lanes(a, w, lo, hi)
@@ -222,17 +209,9 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
                 lanes &= lanes - ONE
                 down, up = plane_moves(t, q, constants, trackers)
                 if down >= 0:
-                    prefetch(a, down >> 5)
-                    pending[n] = down
-                    n += 1
+                    new += mark_next(a, next_flags, down)
                 if up >= 0:
-                    prefetch(a, up >> 5)
-                    pending[n] = up
-                    n += 1
-                if n > PENDING - 2:
-                    new += _mark_pending(a, next_flags, pending, n)
-                    n = 0
-        new += _mark_pending(a, next_flags, pending, n)
+                    new += mark_next(a, next_flags, up)
         found[u] = new
 
 

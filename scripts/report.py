@@ -20,6 +20,11 @@ def extent_note(name):
         return db.extent() if db.partial else None
 
 
+def counts_only(name):
+    with DepthDatabase.open(name, snakemake.config["results"]) as db:
+        return db.counts_only
+
+
 with rule_job(snakemake):
     report_dir = os.path.dirname(snakemake.output[0])
     symmetric = dict(zip(snakemake.params.symmetric,
@@ -44,4 +49,5 @@ with rule_job(snakemake):
                                               snakemake.input.problems)
     ]
     analysis.write_report(entries, snakemake.output[0], problem_sets,
-                          dict(zip(snakemake.params.puzzles, snakemake.params.declared)))
+                          dict(zip(snakemake.params.puzzles, snakemake.params.declared)),
+                          [name for name in snakemake.params.puzzles if counts_only(name)])

@@ -163,3 +163,21 @@ def test_a_counts_build_killed_with_sigkill_resumes_from_its_checkpoint_to_the_s
     got = json.loads((directory / "manifest.json").read_text())
     assert got["layers"] == expected["layers"], "the table or a layer's sample differs"
     assert not list(directory.glob("*.tmp")) and not checkpoint.path_of(directory).exists()
+
+
+@pytest.mark.slow
+def test_the_workflow_builds_eight_counts_only_with_its_summary_antipodes_report_and_check(
+        tmp_path):
+    from conftest import run_snakemake
+
+    config = {"puzzles": ["eight"], "results": str(tmp_path / "results"), "threads": 1,
+              "store": {"eight": "counts"}, "verify": True}
+    run_snakemake(tmp_path, config)
+    eight = tmp_path / "results" / "eight"
+    assert sorted(p.name for p in (eight / "layers").iterdir()) == ["manifest.json",
+                                                                     "samples.h5"]
+    assert (eight / "antipodes.txt").read_text().split("\n")[:2] == ["647 850 321",
+                                                                     "867 254 301"]
+    assert (eight / "summary.csv").read_text().splitlines()[-1] == "31,2,181440"
+    assert "counts-only database of 32 layers" in (eight / "verified.txt").read_text()
+    assert "Counts only" in (tmp_path / "results" / "report.html").read_text()

@@ -86,12 +86,13 @@ def read_summary(path):
                 for r in csv.DictReader(f)]
 
 
-def write_report(entries, path, problem_sets=(), declared=None):
+def write_report(entries, path, problem_sets=(), declared=None, counts_only=()):
     """entries: (puzzle, summary rows, antipode boards, plot file name relative to path,
     symmetry, note) where symmetry is None or (symmetry summary rows, antipode boards per
     orbit) and note None or what a partial database stores; problem_sets: (config entry,
     distribution rows, problem file name relative to path); declared: puzzle name -> where
-    and how it is defined (puzzles.declaration)."""
+    and how it is defined (puzzles.declaration); counts_only: the puzzles whose database keeps
+    counts only (store: counts)."""
     parts = [
         "<!doctype html><meta charset='utf-8'><title>puzzledb report</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
@@ -104,6 +105,10 @@ def write_report(entries, path, problem_sets=(), declared=None):
         parts.append(f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>")
         if declared and puzzle.name in declared:
             parts.append(f"<p>Defined {html.escape(declared[puzzle.name])}</p>")
+        if puzzle.name in counts_only:
+            parts.append("<p>Counts only (<code>store: counts</code>): every layer was "
+                         "counted, not kept; the deepest positions and a random sample of "
+                         "each layer were kept.</p>")
         if note:
             parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                          f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "

@@ -249,7 +249,6 @@ def _build(puzzle, args, out):
     """build: the search bfs.select chooses (the in-memory search when it fits --memory-mb,
     else, with --depth-limit, or with --shards, the frontier search), in this process."""
     plan = select.choose(puzzle, args.memory_mb, args.shards, args.depth_limit, args.store)
-    select.check_fits(puzzle, plan, args.memory_mb)
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,

@@ -181,3 +181,24 @@ def test_the_workflow_builds_eight_counts_only_with_its_summary_antipodes_report
     assert (eight / "summary.csv").read_text().splitlines()[-1] == "31,2,181440"
     assert "counts-only database of 32 layers" in (eight / "verified.txt").read_text()
     assert "Counts only" in (tmp_path / "results" / "report.html").read_text()
+
+
+@pytest.mark.parametrize("aligned", [True, False])
+def test_a_checkpoint_reads_back_the_words_and_samples_written_direct_or_through_the_cache(
+        tmp_path, aligned):
+    from puzzledb.store.layers import LayerInfo
+
+    eight = puzzles.get("eight")
+    count = 3 * 4096 // 8 + 5  # not a whole number of 4 KiB blocks
+    words = (checkpoint.aligned_words(count) if aligned
+             else np.empty(count + 1, dtype=np.uint64)[1:])
+    words[:] = np.random.default_rng(0).integers(0, 2**63, count, dtype=np.uint64)
+    samples = {0: np.array([7], np.uint64), 1: np.array([3, 9], np.uint64)}
+    infos = [LayerInfo(0, 1, 0), LayerInfo(1, 2, 0)]
+    checkpoint.write(tmp_path, eight, 1, infos, samples, words)
+    header = checkpoint.read_header(tmp_path, eight)
+    assert (header["depth"], header["counts"]) == (1, [1, 2])
+    back = checkpoint.aligned_words(count)
+    kept = checkpoint.read(tmp_path, header, back)
+    assert np.array_equal(back, words) and [k.tolist() for k in kept] == [[7], [3, 9]]
+    assert checkpoint.read_header(tmp_path, puzzles.get("fifteen-3colour")) is None

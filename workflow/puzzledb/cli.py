@@ -84,7 +84,8 @@ def _parser():
     p = sub.add_parser("info", help="definition, size, memory need and stored database of "
                                     "a puzzle")
     p.add_argument("puzzle")
-    p = sub.add_parser("build", help="build or resume a puzzle's layers")
+    p = sub.add_parser("build", help="build or resume a puzzle's database (its layers, or with "
+                       "--store counts its counts and samples)")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=default["memory_mb"],

@@ -14,5 +14,7 @@ with rule_job(snakemake, append=True):
         threads=snakemake.threads,
         memory_mb=snakemake.params.memory_mb,
         depth_limit=snakemake.params.depth_limit,
+        store=snakemake.params.store,
+        checkpoint_minutes=snakemake.params.checkpoint_minutes,
         log=lambda message: print(message, file=sys.stderr),
     )

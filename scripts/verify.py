@@ -1,5 +1,6 @@
 """Rule verify: every layer read back in full and checked against the manifest (as
-`puzzledb verify`); verified.txt holds the one-line summary."""
+`puzzledb verify`; a counts-only database: its samples); verified.txt holds the one-line
+summary."""
 
 import sys
 from pathlib import Path
@@ -7,10 +8,10 @@ from pathlib import Path
 from puzzledb import puzzles
 from puzzledb.workflow import rule_job
 from puzzledb.store.files import write_text
-from puzzledb.store.layers import LayerStore
+from puzzledb.store.counts import stored
 
 with rule_job(snakemake):
-    store = LayerStore(Path(snakemake.input.manifest).parent,
+    store = stored(Path(snakemake.input.manifest).parent,
                        puzzles.get(snakemake.wildcards.puzzle))
     verified = store.verify()
     print(verified, file=sys.stderr)

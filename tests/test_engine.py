@@ -177,7 +177,7 @@ def test_the_search_of_eleven_holds_two_bits_per_state_and_its_plane_tables():
     tables = factored_tables(eleven)
     assert tables.suffix_delta.nbytes == eleven.expansion_bytes() == 8 * sum(
         entries for _, _, entries, _ in eleven.plane_plan.suffixes)
-    flags = state.cur_flags.nbytes + state.next_flags.nbytes
+    flags = state.cur_flags.nbytes + state.next_flags.nbytes + state.cur_counts.nbytes
     assert memory.search_bytes(eleven) == (state.words.nbytes + flags + state.buffer.nbytes
                                            + eleven.expansion_bytes())
     assert round(memory.search_mib(eleven)) == 60

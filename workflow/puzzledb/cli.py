@@ -4,6 +4,8 @@
     puzzledb info <puzzle>              definition, size, memory need, the stored database
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
         [--depth-limit D] [--shards S]      a partial database; the frontier search
+        [--store counts]                    keep counts, samples and the deepest positions
+                                            only, checkpointed (a space too large for disk)
     puzzledb verify <puzzle>            read every layer in full and check it against the
         [--repair]                          manifest; --repair removes the first bad layer,
                                             those after it and the manifest, for a rebuild
@@ -37,6 +39,8 @@ from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.puzzles.pegs.puzzle import format_moves
 from puzzledb.solvers import SEARCHES
+from puzzledb.store import LAYERS, STORES
+from puzzledb.store.counts import stored
 from puzzledb.store.layers import LayerStore
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
@@ -81,7 +85,8 @@ def _parser():
     p = sub.add_parser("info", help="definition, size, memory need and stored database of "
                                     "a puzzle")
     p.add_argument("puzzle")
-    p = sub.add_parser("build", help="build or resume a puzzle's layers")
+    p = sub.add_parser("build", help="build or resume a puzzle's database (its layers, or with "
+                       "--store counts its counts and samples)")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=default["memory_mb"],
@@ -92,6 +97,13 @@ def _parser():
                         "the in-memory search is then built by the frontier search")
     p.add_argument("--shards", type=int, default=None, metavar="S",
                    help="build by the frontier search, the rank space cut into S segments")
+    p.add_argument("--store", choices=STORES, default=LAYERS,
+                   help="layers (default): every layer's file; counts: the in-memory search "
+                        "keeps each layer's count, a sample and the deepest positions, and "
+                        "checkpoints itself (a rerun resumes from the last checkpoint)")
+    p.add_argument("--checkpoint-minutes", type=float, default=default["checkpoint_minutes"],
+                   metavar="M", help=f"--store counts: minutes between checkpoints (default "
+                                     f"{default['checkpoint_minutes']:g}; 0: every layer)")
     p.add_argument("--job-states", type=int, default=default["job_states"], metavar="N",
                    help=f"frontier search: states a job expands (default "
                         f"{default['job_states']:,})")
@@ -193,7 +205,9 @@ def run(args, out=sys.stdout):
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
                       f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
-                      f"in {db.store.directory}", file=out)
+                      f"store {db.store.kind}"
+                      + (" (counts, samples and the deepest positions)" if db.counts_only
+                         else "") + f", in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
         partitions = puzzle.additive_partitions()
@@ -220,7 +234,13 @@ def run(args, out=sys.stdout):
         elif args.command == "count":
             print(db.count_solutions(_board(args)), file=out)
         elif args.command == "sample":
-            for board in db.boards_at(args.depth, args.count, args.seed):
+            boards = db.boards_at(args.depth, args.count, args.seed)
+            kept = db.kept(args.depth)
+            if kept < db.counts[args.depth] and (args.count is None or args.count > kept):
+                print(f"puzzledb: {puzzle.name} keeps counts only (store: counts): "
+                      f"{kept:,} of the {db.counts[args.depth]:,} positions at depth "
+                      f"{args.depth} were kept, drawn at random", file=sys.stderr)
+            for board in boards:
                 print(board, file=out)
 
 
@@ -232,18 +252,20 @@ def _decode(puzzle, args, out):
 def _build(puzzle, args, out):
     """build: the search bfs.select chooses (the in-memory search when it fits --memory-mb,
     else, with --depth-limit, or with --shards, the frontier search), in this process."""
-    plan = select.choose(puzzle, args.memory_mb, args.shards, args.depth_limit)
+    plan = select.choose(puzzle, args.memory_mb, args.shards, args.depth_limit, args.store)
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,
         memory_mb=args.memory_mb, job_states=args.job_states,
+        checkpoint_minutes=args.checkpoint_minutes,
         log=lambda message: print(message, file=sys.stderr))
     print(f"{total:,} states, max depth {max_depth}", file=out)
 
 
 def _verify(puzzle, args, out):
-    """verify: LayerStore.verify with a progress bar on a terminal."""
-    store = LayerStore(paths.layers(args.results, puzzle.name), puzzle)
+    """verify: the store's verify (the layer store's, or a counts store's: its manifest and
+    samples) with a progress bar on a terminal."""
+    store = stored(paths.layers(args.results, puzzle.name), puzzle)
     with tqdm(desc=f"verify {puzzle.name}", unit=" states", unit_scale=True, disable=None,
               leave=False, dynamic_ncols=True) as bar:
         def progress(count, total):
@@ -296,7 +318,10 @@ def _solve(puzzle, args, out):
             reason = f"no database of {puzzle.name} in {args.results}"
         else:
             with DepthDatabase.open(puzzle.name, args.results) as db:
-                if db.distance(_board(args)) is not None:
+                if db.counts_only:
+                    reason = (f"the database of {puzzle.name} keeps counts only "
+                              f"(store: counts)")
+                elif db.distance(_board(args)) is not None:
                     notation = boards[0][1]
                     route = db.solution(_board(args))
                     for rank in route:
@@ -305,8 +330,9 @@ def _solve(puzzle, args, out):
                     if moves is not None:  # a puzzle whose moves have names: them too
                         print(f"moves: {' '.join(moves) or '(none)'}", file=out)
                     return
-                reason = (f"{_board(args)!r} lies beyond the {db.max_depth} stored layers "
-                          f"of {puzzle.name}")
+                else:
+                    reason = (f"{_board(args)!r} lies beyond the {db.max_depth} stored "
+                              f"layers of {puzzle.name}")
     solver = Solver(puzzle, args.search or "ida", args.heuristic, args.results)
     _say_how(solver, args, reason)
     if args.batch:

@@ -14,6 +14,7 @@ import yaml
 from puzzledb import puzzles
 from puzzledb.bfs import select
 from puzzledb.errors import BudgetError, ConfigError, PuzzleError
+from puzzledb.store import COUNTS, LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
 SCHEMA = files("puzzledb") / "schemas" / "config.schema.yaml"
@@ -38,7 +39,7 @@ def check_config(config, source="config"):
     for key, value in defaults().items():
         config.setdefault(key, value)
     define_puzzles(config, source)
-    for key in ("shards", "depth_limit"):
+    for key in ("shards", "depth_limit", "store"):
         for name in config[key]:
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
@@ -66,6 +67,9 @@ def check_config(config, source="config"):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
+        if config["store"].get(puzzle.name) == COUNTS:
+            raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
+                              f"keeps counts only (store: counts)")
     return config
 
 
@@ -79,11 +83,13 @@ def search_plans(config, source="config"):
         except PuzzleError as err:
             raise ConfigError(f"{source}: puzzles: {err}") from None
         try:
+            store = config["store"].get(name, LAYERS)
             plan = select.choose(puzzle, config["memory_mb"], config["shards"].get(name),
-                                 config["depth_limit"].get(name))
+                                 config["depth_limit"].get(name), store)
             select.check_fits(puzzle, plan, config["memory_mb"])
         except PuzzleError as err:
-            raise ConfigError(f"{source}: shards.{name}: {err}") from None
+            key = "store" if store == COUNTS else "shards"
+            raise ConfigError(f"{source}: {key}.{name}: {err}") from None
         except BudgetError as err:
             raise ConfigError(f"{source}: {err}") from None
         plans[name] = plan

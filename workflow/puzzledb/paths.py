@@ -7,6 +7,8 @@ Each function gives a string.  Called with the defaults, the Snakemake wildcards
 
 PUZZLE = "{puzzle}"
 MANIFEST = "manifest.json"  # a database's or a table set's last file: it marks it complete
+SAMPLES = "samples.h5"  # a counts-only database's sample of each layer (store/counts.py)
+CHECKPOINT = "checkpoint.2bit"  # a counts-only search's last checkpoint (bfs/checkpoint.py)
 
 
 def puzzle_directory(results, puzzle=PUZZLE):

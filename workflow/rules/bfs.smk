@@ -2,7 +2,8 @@
 # frontier.smk's), and (opt-in) its check.  The bfs rule's only declared output is the
 # manifest, written last: the layer files beside it are not outputs, so a failed or killed
 # job keeps every finished layer (Snakemake deletes the outputs of failed jobs) and the rerun
-# resumes after them.
+# resumes after them.  With `store: counts` it writes no layers but the manifest and
+# samples.h5, and checkpoints the search (checkpoint.2bit, also not an output).
 
 
 rule bfs:
@@ -15,6 +16,8 @@ rule bfs:
     params:
         memory_mb=config["memory_mb"],
         depth_limit=PUZZLEDB.depth_limit,
+        store=PUZZLEDB.store,
+        checkpoint_minutes=config["checkpoint_minutes"],
     threads: PUZZLEDB.build_threads
     resources:
         mem_mb=PUZZLEDB.build_mem_mb,

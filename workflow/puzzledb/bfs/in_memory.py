@@ -7,6 +7,11 @@ neighbours kernel; a graded puzzle (every layer its own level) on one bitset per
 the current and the next layer (bitset.py).  Memory is fixed before the search starts
 (memory.py).  Every finished layer is written at once, by a thread of its own while the
 kernels expand it into the next one; a rerun resumes after the last good one.
+
+With the counts store (store/counts.py) no layer is written: each layer's count and a
+sample of its states are kept, and the whole search is checkpointed every few minutes
+(checkpoint.py), by the same thread while the kernels expand, so that a rerun resumes from
+the last checkpoint.
 """
 
 import sys
@@ -17,11 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from puzzledb.bfs import bitset, twobit
+from puzzledb.bfs import bitset, checkpoint, twobit
 from puzzledb.compiled import set_threads
 from puzzledb.bfs.memory import check_budget, search_bytes
 from puzzledb.bfs.select import IN_MEMORY
-from puzzledb.store.layers import LayerStore
+from puzzledb.errors import PuzzleError
+from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, new_store
+
+CHECKPOINT_MINUTES = 5.0  # the default time between two checkpoints of a counts search
 
 
 @dataclass
@@ -29,10 +38,13 @@ class BuildReport:
     puzzle: str
     max_depth: int
     total: int
-    resumed_from: int  # deepest layer found on disk and kept, -1 if none
+    resumed_from: int  # deepest layer found on disk (or in a checkpoint) and kept, -1 if none
     seconds: float  # BFS time: expanding, extracting and writing layers
     compile_seconds: float  # loading (or compiling) the kernels, before the search
     memory_bytes: int
+    store: str = LAYERS
+    checkpoints: int = 0  # checkpoints written
+    checkpoint_seconds: float = 0.0  # their writing, in the writer's thread (overlapped)
 
 
 class TwoBitSearch:
@@ -64,6 +76,29 @@ class TwoBitSearch:
     def layer(self):
         """The ranks of the layer just expanded, ascending (arrays to use one by one)."""
         return self.state.next_layer()
+
+    # -- the counts store: samples instead of layers, checkpoints ---------------------------
+    def sample(self, depth, count):
+        """Make the layer just expanded (`count` states) CUR, and give the ranks of at most
+        SAMPLE_STATES of them, drawn at random (reproducibly: the depth seeds the draw)."""
+        self.state.relabel()
+        return self.pick(depth, count, SAMPLE_STATES)
+
+    def pick(self, depth, count, most):
+        """The CUR layer's ranks when it holds at most `most`, else `most` at random."""
+        if count <= most:
+            return np.concatenate([np.empty(0, np.uint64), *(
+                block.copy() for block in self.state.current_ranks())])
+        positions = np.random.default_rng(depth).choice(count, size=most, replace=False)
+        return self.state.pick_current(np.sort(positions))
+
+    def checkpoint(self, directory, puzzle, depth, infos, samples):
+        return checkpoint.write(directory, puzzle, depth, infos, samples, self.state.words)
+
+    def resume(self, directory, header):
+        samples = checkpoint.read(directory, header, self.state.words)
+        self.state.restore()
+        return samples
 
 
 class GradedSearch:
@@ -115,18 +150,28 @@ class GradedSearch:
 
 
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
-          depth_limit=None):
+          depth_limit=None, store=LAYERS, checkpoint_minutes=CHECKPOINT_MINUTES):
     """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
 
     progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer.
-    depth_limit: stop after this depth (the manifest then records a partial database)."""
+    depth_limit: stop after this depth (the manifest then records a partial database).
+    store: LAYERS (every layer's file) or COUNTS (counts and samples, store/counts.py;
+    checkpointed every checkpoint_minutes, 0: after every layer)."""
     need = check_budget(puzzle, memory_mb)
-    log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB")
+    counts = store == COUNTS
+    if counts and puzzle.graded:
+        raise PuzzleError(f"{puzzle.name}: store: counts is for ungraded puzzles (a graded "
+                          f"search holds two levels, not the space)")
+    log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB"
+        + (", keeping counts only" if counts else ""))
     set_threads(threads)
-    store = LayerStore(directory, puzzle)
+    store = new_store(store, directory, puzzle)
     infos = store.good_layers()
     store.prune(len(infos))
     resumed_from = len(infos) - 1
+    header = checkpoint.read_header(directory, puzzle) if counts else None
+    if counts and header is None:
+        checkpoint.remove(directory)  # another puzzle's or definition's, or cut short
 
     compiling = time.perf_counter()
     search = GradedSearch(puzzle) if puzzle.graded else TwoBitSearch(puzzle)
@@ -134,54 +179,107 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
 
-    if infos:
-        log(f"{puzzle.name}: resuming after layer {resumed_from} found on disk")
-        search.reload(store, resumed_from)
+    if header is not None:
+        resuming = time.perf_counter()
+        samples = search.resume(directory, header)
+        resumed_from = header["depth"]
+        infos = [store.keep_layer(d, n, kept)
+                 for d, (n, kept) in enumerate(zip(header["counts"], samples))]
+        log(f"{puzzle.name}: resuming after layer {header['depth']} from the checkpoint "
+            f"({time.perf_counter() - resuming:.1f} s to read it)")
+    elif infos:
+        log(f"{puzzle.name}: resuming after layer {infos[-1].depth} found on disk")
+        search.reload(store, infos[-1].depth)
     else:
         goals = np.unique(puzzle.goal_ranks().astype(np.uint64))
         search.start(goals)
-        infos.append(store.write_layer(0, [goals], goals.size))
+        if counts:
+            infos.append(store.keep_layer(0, goals.size, goals))
+        else:
+            infos.append(store.write_layer(0, [goals], goals.size))
     depth = infos[-1].depth
     done = sum(i.count for i in infos)
+    first_done = done
     bar = tqdm(
         total=puzzle.size if not puzzle.graded else None, initial=done,
         unit=" states", unit_scale=True, disable=not (progress and sys.stderr.isatty()),
         desc=puzzle.name, dynamic_ncols=True,
     )
+
+    def finished(written, n):
+        nonlocal done
+        done += n
+        bar.update(n)
+        bar.set_postfix(depth=written, layer=f"{n:,}")
+        if progress and bar.disable:
+            elapsed = time.perf_counter() - started
+            rate = (done - first_done) / elapsed if elapsed > 0 else 0
+            left = ""
+            if not puzzle.graded and rate > 0 and 100 * done >= puzzle.size > done:
+                left = f", about {(puzzle.size - done) / rate:,.0f} s left"
+            log(f"{puzzle.name}: depth {written}: {n:,} states, {done:,} in all, "
+                f"{elapsed:.2f} s, {rate / 1e6:,.1f} M states/s{left}")
+
     # Layer d is written by a thread of its own while the kernels expand it (they only read
     # its states, the writer only reads them): the two phases fill each other's idle core.
-    # The writing is awaited before the states are relabelled for the next depth.
+    # The writing is awaited before the states are relabelled for the next depth.  With the
+    # counts store the same thread writes the checkpoints.
     writer = ThreadPoolExecutor(1)
     writing = None  # (depth, count, the write's future)
+    interval = 60 * checkpoint_minutes
+    last_checkpoint = time.perf_counter()
+    checkpoints, checkpoint_seconds = 0, 0.0
+
+    def take_checkpoint(at, kept):
+        begun = time.perf_counter()
+        size = search.checkpoint(directory, puzzle, at, kept, store.samples)
+        return time.perf_counter() - begun, size
+
     try:
         while True:
             count = search.expand(depth) if depth_limit is None or depth < depth_limit else 0
             if writing is not None:
                 written, n, job = writing
                 writing = None
-                infos.append(job.result())
-                done += n
-                bar.update(n)
-                bar.set_postfix(depth=written, layer=f"{n:,}")
-                if progress and bar.disable:
-                    elapsed = time.perf_counter() - started
-                    log(f"{puzzle.name}: depth {written}: {n:,} states, {done:,} in all, "
-                        f"{elapsed:.2f} s")
+                if counts:
+                    seconds, size = job.result()
+                    checkpoints += 1
+                    checkpoint_seconds += seconds
+                    log(f"{puzzle.name}: checkpoint after layer {written} ({size / 2**30:,.2f}"
+                        f" GiB) written in {seconds:.1f} s beside the search")
+                else:
+                    infos.append(job.result())
+                    finished(written, n)
             if count == 0:
                 break
             depth += 1
-            writing = (depth, count, writer.submit(store.write_layer, depth, search.layer(),
-                                                   count))
+            if counts:
+                infos.append(store.keep_layer(depth, count, search.sample(depth, count)))
+                finished(depth, count)
+                if time.perf_counter() - last_checkpoint >= interval:
+                    last_checkpoint = time.perf_counter()
+                    writing = (depth, count, writer.submit(take_checkpoint, depth,
+                                                           list(infos)))
+            else:
+                writing = (depth, count, writer.submit(store.write_layer, depth,
+                                                       search.layer(), count))
     finally:
         writer.shutdown(wait=True)  # a layer being written is finished, never cut short
         bar.close()
-    seconds = time.perf_counter() - started
     stopped = depth_limit is not None and depth >= depth_limit
+    if counts and not stopped:  # the deepest layer, still CUR: kept whole if not too large
+        infos[-1] = store.keep_layer(depth, infos[-1].count,
+                                     search.pick(depth, infos[-1].count, DEEPEST_STATES))
+    seconds = time.perf_counter() - started
+    extra = dict(checkpoints=checkpoints) if counts else {}
     manifest = store.write_manifest(infos, mode=IN_MEMORY, bfs_seconds=round(seconds, 3),
-                                    depth_limit=depth_limit if stopped else None)
+                                    depth_limit=depth_limit if stopped else None, **extra)
+    if counts:
+        checkpoint.remove(directory)
     log(
         f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling"
     )
     return BuildReport(puzzle.name, depth, manifest["total"], resumed_from, seconds,
-                       compile_seconds, search_bytes(puzzle))
+                       compile_seconds, search_bytes(puzzle), store.kind, checkpoints,
+                       checkpoint_seconds)

@@ -48,13 +48,13 @@ def search_bytes(puzzle):
     """Bytes the in-memory search holds.
 
     Ungraded: two bits per state of the rank space (its depth mod 3, in effect: unseen,
-    older, this layer, next layer), two flag bytes per sub-block, one extraction buffer and
+    older, this layer, next layer), two flag bytes and a 4-byte count per sub-block, one extraction buffer and
     the tables of the puzzle's layer expansion, if it has one (Puzzle.expansion_bytes).
     Graded: one bit per rank of the current and the next level, and one extraction
     buffer."""
     if not puzzle.graded:
         words = twobit_words(puzzle.size)
-        return (words * 8 + 2 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
+        return (words * 8 + 6 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
                 + puzzle.expansion_bytes())
     words = [words_for(size) for size in puzzle.levels()]
     widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
 from puzzledb.errors import BudgetError, PuzzleError
+from puzzledb.store import COUNTS, LAYERS
 
 IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
 FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
@@ -23,14 +24,23 @@ class SearchPlan:
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
     need_mib: float  # what the in-memory search would hold, MiB
+    store: str = LAYERS  # what is kept: every layer (LAYERS), or counts and samples (COUNTS)
 
 
-def choose(puzzle, memory_mb, shards=None, depth_limit=None):
+def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
     sharded, or when a depth limit is given and the in-memory search would exceed the
     budget; else the in-memory search.  PuzzleError when the frontier search is chosen for a
-    puzzle it cannot search (moves that cannot be undone, and not graded)."""
+    puzzle it cannot search (moves that cannot be undone, and not graded), and for a
+    counts-only store (store COUNTS: the in-memory search only, of an ungraded puzzle)."""
     need = search_mib(puzzle)
+    if store == COUNTS:
+        if shards:
+            raise PuzzleError(f"{puzzle.name}: store: counts is the in-memory search's; "
+                              f"sharded builds keep layers")
+        if puzzle.graded:
+            raise PuzzleError(f"{puzzle.name}: store: counts is for ungraded puzzles")
+        return SearchPlan(IN_MEMORY, depth_limit, None, need, COUNTS)
     if shards:
         segments = int(shards)
     elif depth_limit is not None and need > memory_mb:
@@ -49,12 +59,15 @@ def check_fits(puzzle, plan, memory_mb):
     if plan.mode == IN_MEMORY and memory_mb is not None and plan.need_mib > memory_mb:
         raise BudgetError(
             f"{puzzle.name} needs {plan.need_mib:,.0f} MiB for its in-memory search, more "
-            f"than memory_mb: {memory_mb}; give it a depth_limit (a partial database, built "
-            f"sparse) or shards, or raise memory_mb")
+            f"than memory_mb: {memory_mb}; "
+            + ("raise memory_mb (store: counts keeps the in-memory search)"
+               if plan.store == COUNTS else
+               "give it a depth_limit (a partial database, built sparse) or shards, or "
+               "raise memory_mb"))
 
 
 def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_states,
-          progress=True, log=print):
+          checkpoint_minutes=None, progress=True, log=print):
     """Build (or resume) the layers of `puzzle` in `directory` as `plan` says, in this
     process (work: the frontier search's work directory); (total states, deepest depth)."""
     if plan.mode == FRONTIER:
@@ -68,6 +81,8 @@ def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_st
         return manifest["total"], manifest["max_depth"]
     from puzzledb.bfs import in_memory
 
+    more = {} if checkpoint_minutes is None else dict(checkpoint_minutes=checkpoint_minutes)
     report = in_memory.build(puzzle, directory, threads=threads, memory_mb=memory_mb,
-                             progress=progress, log=log, depth_limit=plan.depth_limit)
+                             progress=progress, log=log, depth_limit=plan.depth_limit,
+                             store=plan.store, **more)
     return report.total, report.max_depth

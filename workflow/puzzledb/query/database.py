@@ -14,7 +14,8 @@ import numpy as np
 
 from puzzledb import paths, puzzles
 from puzzledb.errors import BoardError, LayerError, PuzzleError
-from puzzledb.store.layers import LayerStore
+from puzzledb.store import COUNTS
+from puzzledb.store.counts import stored
 
 
 def depths_of(ranks, contains, depths):
@@ -46,12 +47,17 @@ def descend(puzzle, rank, depth, contains):
 
 
 class DepthDatabase:
-    """The stored layers of one puzzle.  Open with DepthDatabase.open(name, results)."""
+    """The stored layers of one puzzle.  Open with DepthDatabase.open(name, results).
+
+    A counts-only database (store: counts, store/counts.py) answers what its manifest and
+    samples hold (summary, positions_at from the sample, the deepest positions); what needs
+    the layers (contains, distance, solutions) is refused in one line (layer)."""
 
     def __init__(self, puzzle, directory):
         self.puzzle = puzzle
-        self.store = LayerStore(directory, puzzle)
+        self.store = stored(directory, puzzle)
         self.manifest = self.store.manifest()
+        self.counts_only = self.store.kind == COUNTS
         self.max_depth = int(self.manifest["max_depth"])
         self.total = int(self.manifest["total"])
         self.counts = [int(layer["count"]) for layer in self.manifest["layers"]]
@@ -76,11 +82,19 @@ class DepthDatabase:
     def __exit__(self, *exc):
         self.close()
 
-    def layer(self, depth):
+    def _check_depth(self, depth):
         if not 0 <= depth <= self.max_depth:
             raise PuzzleError(
                 f"{self.puzzle.name}: no layer {depth} (depths are 0..{self.max_depth})"
             )
+
+    def layer(self, depth):
+        if self.counts_only:
+            raise PuzzleError(
+                f"{self.puzzle.name}: this database keeps counts only (store: counts), not "
+                f"the layers this query reads; build it with store: layers where the disk "
+                f"holds them")
+        self._check_depth(depth)
         if depth not in self._layers:
             layer = self.store.open_layer(depth)
             if layer.count != self.counts[depth]:
@@ -170,7 +184,15 @@ class DepthDatabase:
 
     # -- whole layers ------------------------------------------------------------------
     def positions_at(self, depth, count=None, seed=0):
-        """Ranks at a depth: all of them, or `count` drawn at random (reproducibly)."""
+        """Ranks at a depth: all of them, or `count` drawn at random (reproducibly).  A
+        counts-only database draws from the sample it kept (kept(depth) says how many)."""
+        if self.counts_only:
+            self._check_depth(depth)
+            ranks, _ = self.store.sample(depth)
+            if count is None or count >= ranks.size:
+                return ranks
+            rng = np.random.default_rng(seed)
+            return ranks[np.sort(rng.choice(ranks.size, size=count, replace=False))]
         layer = self.layer(depth)
         if count is None or count >= layer.count:
             return layer.ranks()
@@ -185,6 +207,14 @@ class DepthDatabase:
         return [self.puzzle.decode(rank, level)
                 for rank in self.positions_at(depth, count, seed)]
 
+    def kept(self, depth):
+        """How many positions of layer `depth` the database holds: all of them, except in a
+        counts-only database (its sample)."""
+        if not self.counts_only:
+            return self.counts[depth]
+        self._check_depth(depth)
+        return self.store.sample(depth)[0].size
+
     def extent(self):
         """The stored layers in words: 'layers 0..28 of a deeper space' for a partial
         database."""
@@ -193,11 +223,12 @@ class DepthDatabase:
         return f"all {self.max_depth + 1} layers"
 
     def summary(self):
-        """(depth, count, cumulative) rows, counts read from the layer files themselves."""
+        """(depth, count, cumulative) rows, counts read from the layer files themselves (from
+        the manifest, in a counts-only database)."""
         rows = []
         cumulative = 0
         for depth in range(self.max_depth + 1):
-            count = self.layer(depth).count
+            count = self.counts[depth] if self.counts_only else self.layer(depth).count
             cumulative += count
             rows.append((depth, count, cumulative))
         return rows

@@ -34,7 +34,8 @@ class Section:
 
     rows: (depth, count, cumulative); boards: the deepest layer's; plot: its PNG or None;
     symmetry: None or (symmetry summary rows, antipode boards per orbit); note: None or what
-    a partial database stores; declared: where and how the puzzle is defined."""
+    a partial database stores; declared: where and how the puzzle is defined; counts_only:
+    its database keeps counts only (store: counts)."""
     puzzle: object
     declared: str
     rows: list
@@ -43,6 +44,7 @@ class Section:
     symmetry: tuple | None
     note: str | None
     problem_sets: list = field(default_factory=list)
+    counts_only: bool = False
 
 
 def finished_databases(results):
@@ -80,6 +82,7 @@ def read_section(results, puzzle, declared):
     name = puzzle.name
     with DepthDatabase(puzzle, Path(paths.layers(results, name))) as db:
         note = db.extent() if db.partial else None
+        counts_only = db.counts_only
     symmetry = None
     orbit_summary = Path(paths.symmetry_summary(results, name))
     orbit_antipodes = Path(paths.symmetry_antipodes(results, name))
@@ -90,7 +93,7 @@ def read_section(results, puzzle, declared):
     return Section(puzzle, declared, analysis.read_summary(paths.summary(results, name)),
                    Path(paths.antipodes(results, name)).read_text().splitlines(),
                    plot if plot.is_file() else None, symmetry, note,
-                   problem_sets(results, name))
+                   problem_sets(results, name), counts_only)
 
 
 def write_report(path, results, run_puzzles, declared=None):
@@ -150,6 +153,10 @@ def _section_html(section):
     name = html.escape(puzzle.name)
     parts = [f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>",
              f"<p>Defined {html.escape(section.declared)}</p>"]
+    if section.counts_only:
+        parts.append("<p>Counts only (<code>store: counts</code>): every layer was counted, "
+                     "not kept; the deepest positions and a random sample of each layer "
+                     "were kept.</p>")
     if note:
         parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                      f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "

@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import MANIFEST, layer_name
-from puzzledb.store import integrity
+from puzzledb.store import LAYERS, integrity
 from puzzledb.store.files import allocate, atomic_file, free_bytes, writer_gone
 from puzzledb.store.layer import (
     CHUNK,
@@ -116,6 +116,8 @@ def _disk_may_fill(directory, count, headroom):
 
 class LayerStore:
     """The layers of one puzzle in one directory."""
+
+    kind = LAYERS  # the config's `store:` value (counts.py: the other)
 
     def __init__(self, directory, puzzle):
         self.directory = Path(directory)

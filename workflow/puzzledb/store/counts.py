@@ -1,0 +1,151 @@
+"""The counts store (config `store: {<puzzle>: counts}`): a database that keeps how many
+states each layer holds, not the states, for a space whose two-bit search fits in memory but
+whose layer files would not fit on the disk (the 7x2 puzzle's 43.6 billion states).
+
+Its manifest is the layer store's, marked "store": "counts", and lists every layer's count
+and the CRC-32 of the layer's sample.  Beside it one file, samples.h5, keeps a sample of
+each layer: dataset depth_NNN, the layer's ranks when it holds at most SAMPLE_STATES, else
+SAMPLE_STATES of them drawn at random (sorted, attributes count and whole); the deepest layer
+whole when it holds at most DEEPEST_STATES (its antipodes).  The sample answers `puzzledb
+sample`; what needs the layers themselves (distance, solve) is refused in one line
+(query/database.py).  A long search resumes from its checkpoint (bfs/checkpoint.py), not
+from layers.
+"""
+
+from dataclasses import dataclass
+import time
+
+import h5py
+import numpy as np
+
+from puzzledb.errors import LayerError, one_line
+from puzzledb.paths import SAMPLES
+from puzzledb.store import COUNTS, LAYERS, integrity
+from puzzledb.store.files import atomic_file
+from puzzledb.store.layer import ranks_crc
+from puzzledb.store.layers import LayerInfo, LayerStore
+
+SAMPLE_STATES = 4096  # states kept of each layer, drawn at random from a larger one
+DEEPEST_STATES = 1 << 20  # the deepest layer is kept whole up to this many states
+
+
+@dataclass
+class VerifiedCounts:
+    """What CountStore.verify checked; printed as its one-line summary."""
+
+    puzzle: str
+    layers: int
+    total: int
+    kept: int
+    seconds: float
+
+    def __str__(self):
+        return (f"{self.puzzle}: verified a counts-only database of {self.layers} layers "
+                f"(depths 0..{self.layers - 1}), {self.total:,} states: the manifest and the "
+                f"{self.kept:,} states sampled, against their CRC-32 ({self.seconds:.1f} s); "
+                f"it keeps no layers to read back")
+
+
+def sample_name(depth):
+    return f"depth_{depth:03d}"
+
+
+class CountStore(LayerStore):
+    """The counts and samples of one puzzle's layers in one directory."""
+
+    kind = COUNTS
+
+    def __init__(self, directory, puzzle):
+        super().__init__(directory, puzzle)
+        self.samples = {}  # depth -> the sorted ranks kept
+
+    def samples_path(self):
+        return self.directory / SAMPLES
+
+    def good_layers(self):
+        """No layer is kept on disk: a search resumes from its checkpoint only."""
+        return []
+
+    def prune(self, keep):
+        """Remove the manifest and samples (the database is being built again), the layer
+        files of an earlier build (keep is ignored: there are none to keep) and the
+        temporary files of writers that are gone."""
+        super().prune(0)
+        self.samples_path().unlink(missing_ok=True)
+
+    def keep_layer(self, depth, count, sample):
+        """Record layer `depth` of `count` states, of which `sample` (ranks) is kept; its
+        LayerInfo (the CRC-32 is the sample's)."""
+        sample = np.sort(np.asarray(sample, dtype=np.uint64))
+        self.samples[depth] = sample
+        return LayerInfo(depth, int(count), ranks_crc(sample), 0)
+
+    def write_manifest(self, infos, **extra):
+        """samples.h5, then the manifest (last)."""
+        crc = 0
+        with atomic_file(self.samples_path()) as tmp, h5py.File(tmp, "w") as f:
+            for info in infos:
+                sample = self.samples[info.depth]
+                ds = f.create_dataset(sample_name(info.depth), data=sample)
+                ds.attrs.update(count=info.count, whole=sample.size == info.count)
+                crc = ranks_crc(sample, crc)
+            f.attrs.update(puzzle=self.puzzle.name, **integrity.stamp(crc, self.definition_hash))
+        return super().write_manifest(infos, store=COUNTS, samples=SAMPLES, **extra)
+
+    def sample(self, depth):
+        """(the ranks kept of layer `depth`, whether they are the whole layer), checked
+        against the manifest's CRC-32."""
+        info = self.manifest_layers()[depth]
+        path = self.samples_path()
+        try:
+            with h5py.File(path, "r") as f:
+                integrity.check_definition(f.attrs.get("definition_hash"),
+                                           self.definition_hash, f"samples file {path}")
+                ds = f[sample_name(depth)]
+                ranks = ds[()].astype(np.uint64)
+                whole = bool(ds.attrs["whole"])
+        except (OSError, KeyError) as err:
+            raise LayerError(f"corrupt samples file {path}: {one_line(err)}") from None
+        integrity.check_crc(ranks_crc(ranks), info.crc32, what=f"samples file {path}")
+        return ranks, whole
+
+    def verify(self, repair=False, progress=None):
+        """Check the manifest and every layer's sample against it; a VerifiedCounts, else a
+        LayerError (repair: the manifest and samples removed, so the next build starts
+        again: there are no layers to resume from)."""
+        started = time.perf_counter()
+        try:
+            infos = self.manifest_layers()
+            kept = 0
+            for info in infos:
+                ranks, _ = self.sample(info.depth)
+                kept += ranks.size
+                if progress is not None:
+                    progress(ranks.size, None)
+        except LayerError as err:
+            if repair:
+                self.prune(0)
+                raise LayerError(f"{self.puzzle.name}: {err}; removed the manifest and "
+                                 f"samples: the next build searches again") from None
+            raise LayerError(f"{self.puzzle.name}: {err}; `puzzledb verify "
+                             f"{self.puzzle.name} --repair` removes it") from None
+        return VerifiedCounts(self.puzzle.name, len(infos), sum(i.count for i in infos), kept,
+                              time.perf_counter() - started)
+
+
+def new_store(kind, directory, puzzle):
+    """The store a build of kind LAYERS or COUNTS writes."""
+    return (CountStore if kind == COUNTS else LayerStore)(directory, puzzle)
+
+
+def stored(directory, puzzle):
+    """The store of the database in `directory`, as its manifest says (a LayerStore when
+    there is no manifest: the reader then says what is missing)."""
+    store = LayerStore(directory, puzzle)
+    if store.manifest_path().exists():
+        try:
+            kind = store.manifest().get("store", LAYERS)
+        except LayerError:
+            return store
+        return new_store(kind, directory, puzzle)
+    return store

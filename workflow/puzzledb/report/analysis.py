@@ -24,11 +24,12 @@ def write_summary(db, path):
 
 def antipodes(db):
     """Board strings of the deepest layer, in rank order; none for a partial database,
-    whose deepest stored layer is not the deepest of the space."""
+    whose deepest stored layer is not the deepest of the space.  A counts-only database
+    keeps the deepest layer whole up to store.counts.DEEPEST_STATES states, else a sample."""
     if db.partial:
         return []
     level = db.max_depth if db.puzzle.graded else 0
-    return [db.puzzle.decode(r, level) for r in db.layer(db.max_depth).ranks()]
+    return [db.puzzle.decode(r, level) for r in db.positions_at(db.max_depth)]
 
 
 def write_antipodes(db, path, limit=None, orbits=False):

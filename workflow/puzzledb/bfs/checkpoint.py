@@ -56,6 +56,22 @@ def _direct(path, flags):
         return None
 
 
+def _move_all(path, fd, raw, offset, writing):
+    """Write raw (a byte view) to, or read it from, the file `path` at `offset`: by direct
+    I/O where the array is BLOCK-aligned and the file system has it, the rest through fd
+    (open on path, read or write as `writing` says)."""
+    direct = None
+    if raw.ctypes.data % BLOCK == 0:
+        direct = _direct(path, os.O_WRONLY if writing else os.O_RDONLY)
+    try:
+        done = _move(direct if direct is not None else fd, raw, offset, direct is not None,
+                     writing)
+    finally:
+        if direct is not None:
+            os.close(direct)
+    _move(fd, raw[done:], offset + done, False, writing)
+
+
 def _move(fd, raw, offset, direct, writing):
     """Write raw (a byte view) to, or read it from, fd at `offset`, IO_BYTES at a time (the
     GIL released by each call); direct: fd has O_DIRECT, so the tail that is not a whole
@@ -93,14 +109,7 @@ def write(directory, puzzle, depth, infos, samples, words):
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             os.write(fd, head.ljust(offset, b"\0"))
-            direct = _direct(tmp, os.O_WRONLY) if raw.ctypes.data % BLOCK == 0 else None
-            try:
-                done = _move(direct if direct is not None else fd, raw, offset,
-                             direct is not None, True)
-            finally:
-                if direct is not None:
-                    os.close(direct)
-            _move(fd, raw[done:], offset + done, False, True)
+            _move_all(tmp, fd, raw, offset, True)
             os.fsync(fd)
             if hasattr(os, "posix_fadvise"):
                 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
@@ -145,14 +154,7 @@ def read(directory, header, words):
     raw = words.view(np.uint8)
     fd = os.open(path, os.O_RDONLY)
     try:
-        direct = _direct(path, os.O_RDONLY) if raw.ctypes.data % BLOCK == 0 else None
-        try:
-            done = _move(direct if direct is not None else fd, raw, start,
-                         direct is not None, False)
-        finally:
-            if direct is not None:
-                os.close(direct)
-        _move(fd, raw[done:], start + done, False, False)
+        _move_all(path, fd, raw, start, False)
         if hasattr(os, "posix_fadvise"):
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:

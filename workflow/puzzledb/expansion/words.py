@@ -9,13 +9,24 @@ import numpy as np
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import atomic_or, popcount
 from puzzledb.compiled.bitops import set_bit  # noqa: F401  (the bitset's write, re-exported)
-from puzzledb.expansion import LANES, ONE, SUB_SHIFT
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 
 
 @jit(inline="always")
 def cur_lanes(v):
     """The y-lane mask of the CUR (11) states of a word."""
     return v & (v >> ONE) & LANES
+
+
+@jit(inline="always")
+def lanes_within(lanes, w, lo, hi):
+    """The lanes of word w (a lane mask) that hold ranks in [lo, hi)."""
+    g0 = w * STATES_PER_WORD
+    if g0 < lo:
+        lanes &= ~((ONE << np.uint64(2 * (lo - g0))) - ONE)
+    if g0 + STATES_PER_WORD > hi:
+        lanes &= (ONE << np.uint64(2 * (hi - g0))) - ONE
+    return lanes
 
 
 @jit(inline="always")

@@ -20,7 +20,7 @@ from puzzledb import compiled
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT, twobit_words
-from puzzledb.expansion.words import cur_lanes, mark_next_lanes, units_active
+from puzzledb.expansion.words import cur_lanes, lanes_within, mark_next_lanes, units_active
 from puzzledb.puzzles.permutation.puzzle import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
@@ -77,17 +77,6 @@ def _mark(a, flags, g):
     return 1
 
 
-@jit(inline="always")
-def _row_lanes(lanes, w, lo, hi):
-    """The lanes of word w that lie in the ranks [lo, hi)."""
-    g0 = w * STATES_PER_WORD
-    if g0 < lo:
-        lanes &= ~((ONE << np.uint64(2 * (lo - g0))) - ONE)
-    if g0 + STATES_PER_WORD > hi:
-        lanes &= (ONE << np.uint64(2 * (hi - g0))) - ONE
-    return lanes
-
-
 @jit(parallel=True)
 def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
@@ -111,7 +100,7 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
             g1 = g0 + size_l
             count = 0
             for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
-                lanes = _row_lanes(cur_lanes(a[w]), w, g0, g1)
+                lanes = lanes_within(cur_lanes(a[w]), w, g0, g1)
                 while lanes:
                     lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
                     lanes &= lanes - ONE
@@ -146,7 +135,7 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
             ready = False
             for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
                 v = a[w]
-                lanes = _row_lanes(~(v | (v >> ONE)) & LANES, w, g0, g1)
+                lanes = lanes_within(~(v | (v >> ONE)) & LANES, w, g0, g1)
                 if lanes == 0:
                     continue
                 if not ready:

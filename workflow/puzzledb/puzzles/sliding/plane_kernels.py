@@ -27,6 +27,7 @@ from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import ONE, STATES_PER_WORD, twobit_words
 from puzzledb.expansion.words import (
     cur_lanes,
+    lanes_within,
     mark_next,
     mark_next_shifted,
     set_bit,
@@ -83,13 +84,7 @@ def runs_for(ranks, plane, cells, run_ranks=SORTED_BLOCK):
 @jit(inline="always")
 def _plane_lanes(a, w, lo, hi):
     """The CUR lanes of word w that lie in the plane [lo, hi)."""
-    lanes = cur_lanes(a[w])
-    g0 = w * STATES_PER_WORD
-    if g0 < lo:
-        lanes &= ~((ONE << np.uint64(2 * (lo - g0))) - ONE)
-    if g0 + STATES_PER_WORD > hi:
-        lanes &= (ONE << np.uint64(2 * (hi - g0))) - ONE
-    return lanes
+    return lanes_within(cur_lanes(a[w]), w, lo, hi)
 
 
 @jit(inline="always")

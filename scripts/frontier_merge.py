@@ -1,4 +1,5 @@
-"""Rule frontier_merge: one part of a layer's segments, from every expanded part."""
+"""Rule frontier_merge: one part of a layer's segments, from every expanded part, written as
+the layer's part file."""
 
 import sys
 
@@ -11,4 +12,5 @@ with rule_job(snakemake):
           f"{snakemake.resources.mem_mb} (from the neighbours its segments received)",
           file=sys.stderr)
     Frontier.for_rule(snakemake).merge(depth, part, parts, snakemake.input.expanded,
-                                       snakemake.output[0])
+                                       snakemake.output[0],
+                                       log=lambda message: print(message, file=sys.stderr))

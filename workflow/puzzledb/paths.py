@@ -25,6 +25,12 @@ def layer_name(depth):
     return f"depth_{depth:03d}.h5"
 
 
+def part_name(depth, part, parts):
+    """The file of part `part` of `parts` of a layer written in parts (a merge job's each),
+    inside the layer store: the layer's file maps them (store/parts.py)."""
+    return f"depth_{depth:03d}.parts/part_{part:03d}of{parts:03d}.h5"
+
+
 def manifest(results, puzzle=PUZZLE):
     return f"{layers(results, puzzle)}/{MANIFEST}"
 

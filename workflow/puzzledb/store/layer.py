@@ -182,6 +182,11 @@ class Layer:
         for start in range(0, self.count, size):
             yield self.ranks(start, min(self.count, start + size))
 
+    def sampled(self):
+        """(positions, ranks): every CHUNK-th rank and its position, from the index (nothing
+        decoded): the layer's quantiles, to CHUNK ranks."""
+        return np.arange(self._index.size, dtype=np.int64) * CHUNK, self._index
+
     def ranks_between(self, low, high):
         """The stored ranks r with low <= r < high."""
         return self.ranks(*self.positions_between(low, high))

@@ -15,6 +15,7 @@ database (verify).
 
 import errno
 import os
+import shutil
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -27,6 +28,14 @@ from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import MANIFEST, layer_name
 from puzzledb.store import LAYERS, integrity
 from puzzledb.store.files import allocate, atomic_file, free_bytes, writer_gone
+from puzzledb.store.parts import (
+    MAX_PARTS,
+    PartError,
+    PartedLayer,
+    is_parted,
+    part_path,
+    write_mapping,
+)
 from puzzledb.store.layer import (
     CHUNK,
     COMPRESS_THREADS,
@@ -45,7 +54,13 @@ class LayerInfo:
     depth: int
     count: int
     crc32: int
-    bytes: int = 0  # the size of its file
+    bytes: int = 0  # the size of its file (and of its parts' files)
+    # a layer written in parts (parts.py): each part's count, crc32 and bytes; None: one file
+    parts: list | None = None
+
+    def listed(self):
+        """As the manifest and the step records list it (no `parts` for a single file)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
 
 
 @dataclass
@@ -114,6 +129,51 @@ def _disk_may_fill(directory, count, headroom):
     return free_bytes(directory) < 2 * most
 
 
+def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
+    """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
+    sorted uint64 arrays: `count` ranks in all, or at most `count` when not `exact` (a part
+    of a layer, whose size is known once written).  `attrs` go into the file beside count
+    and integrity's stamp (crc32, definition_hash, format_version).  (count, CRC-32) of what was written."""
+    crc = 0
+    written = 0
+    index = []
+    stored = 0  # bytes of compressed chunks handed to HDF5
+    with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room):
+        # maxshape None lets a small layer still use full-size chunks
+        ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
+                              chunks=(CHUNK,), **FILTERS)
+        pending = []  # (offset, compression job), oldest first
+
+        def write_oldest(n):
+            # only the oldest n are awaited: the threads keep compressing the newer
+            # chunks meanwhile, and this thread reads out the next ones
+            nonlocal stored
+            encoded = [(offset, job.result()) for offset, job in pending[:n]]
+            stored += sum(len(data) for _, data in encoded)
+            room(stored)
+            for offset, data in encoded:
+                ds.id.write_direct_chunk((offset,), data)
+            del pending[:n]
+
+        for chunk in chunks_of(chunks):
+            if written + chunk.size > count:
+                raise LayerError(f"{what}: more than the {count} ranks announced")
+            index.append(int(chunk[0]))
+            crc = ranks_crc(chunk, crc)
+            pending.append((written, POOL.submit(encode_chunk, chunk)))
+            written += chunk.size
+            if len(pending) >= 4 * COMPRESS_THREADS:
+                write_oldest(2 * COMPRESS_THREADS)
+        write_oldest(len(pending))
+        if exact and written != count:
+            raise LayerError(f"{what}: {written} ranks written, {count} announced")
+        if written != count:
+            ds.resize((written,))  # the chunks past it were never written
+        f.create_dataset("index", data=np.array(index, dtype=np.uint64))
+        f.attrs.update(count=written, **attrs, **integrity.stamp(crc, definition_hash))
+    return written, crc
+
+
 class LayerStore:
     """The layers of one puzzle in one directory."""
 
@@ -129,50 +189,69 @@ class LayerStore:
 
     def write_layer(self, depth, chunks, count):
         """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count`."""
-        crc = 0
-        written = 0
-        index = []
         path = self.path(depth)
-        stored = 0  # bytes of compressed chunks handed to HDF5
-        with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room):
-            # maxshape None lets a small layer still use full-size chunks
-            ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
-                                  chunks=(CHUNK,), **FILTERS)
-            pending = []  # (offset, compression job), oldest first
+        count, crc = write_ranks(path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
+                                 self.definition_hash, f"layer {depth}")
+        return LayerInfo(depth, count, crc, path.stat().st_size)
 
-            def write_oldest(n):
-                # only the oldest n are awaited: the threads keep compressing the newer
-                # chunks meanwhile, and this thread reads out the next ones
-                nonlocal stored
-                encoded = [(offset, job.result()) for offset, job in pending[:n]]
-                stored += sum(len(data) for _, data in encoded)
-                room(stored)
-                for offset, data in encoded:
-                    ds.id.write_direct_chunk((offset,), data)
-                del pending[:n]
+    def write_layer_upto(self, depth, chunks, bound):
+        """Write layer `depth` from sorted uint64 arrays totalling at most `bound` ranks."""
+        path = self.path(depth)
+        count, crc = write_ranks(path, chunks, bound, dict(puzzle=self.puzzle.name, depth=depth),
+                                 self.definition_hash, f"layer {depth}", exact=False)
+        return LayerInfo(depth, count, crc, path.stat().st_size)
 
-            for chunk in chunks_of(chunks):
-                if written + chunk.size > count:
-                    raise LayerError(f"layer {depth}: more than the {count} ranks announced")
-                index.append(int(chunk[0]))
-                crc = ranks_crc(chunk, crc)
-                pending.append((written, POOL.submit(encode_chunk, chunk)))
-                written += chunk.size
-                if len(pending) >= 4 * COMPRESS_THREADS:
-                    write_oldest(2 * COMPRESS_THREADS)
-            write_oldest(len(pending))
-            if written != count:
-                raise LayerError(f"layer {depth}: {written} ranks written, {count} announced")
-            f.create_dataset("index", data=np.array(index, dtype=np.uint64))
-            f.attrs.update(puzzle=self.puzzle.name, depth=depth, count=count,
-                           **integrity.stamp(crc, self.definition_hash))
-        return LayerInfo(depth, count, crc, self.path(depth).stat().st_size)
+    def write_part(self, depth, part, parts, chunks, bound, low, high, segments):
+        """Write part `part` of `parts` of layer `depth` (parts.py): at most `bound` sorted
+        ranks, all in [low, high), those of the frontier segments `segments` (a range).  Its
+        entry for write_parted: count, crc32, bytes, low, high, first_segment, last_segment."""
+        if parts > MAX_PARTS:
+            raise LayerError(f"layer {depth}: {parts} parts, more than the {MAX_PARTS} a layer "
+                             f"file maps")
+        path = part_path(self.directory, depth, part, parts)
+        entry = dict(low=int(low), high=int(high), first_segment=segments.start,
+                     last_segment=segments.stop)
+        count, crc = write_ranks(path, chunks, bound,
+                                 dict(puzzle=self.puzzle.name, depth=depth, part=part,
+                                      parts=parts, **entry),
+                                 self.definition_hash, f"layer {depth} part {part}", exact=False)
+        return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry)
+
+    def write_parted(self, depth, parts):
+        """Write layer `depth` as the map of its parts, once every part is written (`parts`:
+        write_part's entries, in order; each part file is checked against its entry)."""
+        for q, entry in enumerate(parts):
+            with Layer(part_path(self.directory, depth, q, len(parts))) as part:
+                if (part.count, part.crc32) != (entry["count"], entry["crc32"]):
+                    raise PartError(f"part file {part.path} holds {part.count:,} ranks with "
+                                    f"CRC-32 {part.crc32:08x}, not the part written", depth, q)
+        path = self.path(depth)
+        count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth,
+                                                     definition_hash=self.definition_hash),
+                                   parts)
+        listed = [{k: entry[k] for k in ("count", "crc32", "bytes")} for entry in parts]
+        return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
+                         listed)
+
+    def part_entries(self, depth):
+        """write_part's entries of the parts of stored layer `depth`, read from the part files
+        (a PartError names one that is missing or bad)."""
+        with self.open_layer(depth) as layer:
+            entries = []
+            for q in range(layer.parts):
+                part = layer.part(q)
+                entries.append(dict(count=part.count, crc32=part.crc32,
+                                    bytes=part.path.stat().st_size,
+                                    low=int(layer.bounds[q]), high=int(layer.bounds[q + 1]),
+                                    first_segment=int(layer.segments[q]),
+                                    last_segment=int(layer.segments[q + 1])))
+        return entries
 
     def open_layer(self, depth):
         path = self.path(depth)
         if not path.exists():
             raise LayerError(f"missing layer file {path}")
-        layer = Layer(path)
+        layer = PartedLayer(path) if is_parted(path) else Layer(path)
         if layer.puzzle != self.puzzle.name or layer.depth != depth:
             layer.close()
             raise LayerError(
@@ -199,8 +278,22 @@ class LayerStore:
                              progress)
                 info = LayerInfo(layer.depth, layer.count, layer.crc32,
                                  self.path(depth).stat().st_size)
+                if isinstance(layer, PartedLayer):
+                    info.parts = [dict(count=layer.part_count(q), crc32=int(layer.part_crc32[q]),
+                                       bytes=layer.part_path(q).stat().st_size)
+                                  for q in range(layer.parts)]
+                    info.bytes += sum(p["bytes"] for p in info.parts)
+        except PartError:
+            raise
         except LayerError as err:
             raise LayerError(str(err), depth) from None
+        if expected is not None and expected.parts is not None and info.parts is not None:
+            for q, (mine, listed) in enumerate(zip(info.parts, expected.parts)):
+                if (mine["count"], mine["crc32"]) != (listed["count"], listed["crc32"]):
+                    raise PartError(f"corrupt part file {self.path(depth)}'s part {q}: "
+                                    f"{mine['count']:,} ranks with CRC-32 {mine['crc32']:08x}, "
+                                    f"the manifest lists {listed['count']:,} with "
+                                    f"{listed['crc32']:08x}", depth, q)
         if expected is not None and (info.count, info.crc32) != (expected.count,
                                                                  expected.crc32):
             raise LayerError(
@@ -245,6 +338,17 @@ class LayerStore:
 
             for depth, info in enumerate(expected):
                 self.check_layer(depth, info, read)
+        except PartError as err:
+            where = f"part {err.part} of layer {err.depth} is bad"
+            path = part_path(self.directory, err.depth, err.part, self._parts_of(err.depth))
+            if not repair:
+                advice = f"`puzzledb verify {name} --repair` removes it and the manifest"
+            else:
+                path.unlink(missing_ok=True)
+                self.manifest_path().unlink(missing_ok=True)
+                advice = (f"removed it and the manifest: the next build (snakemake, or "
+                          f"`puzzledb build {name}`) rebuilds that part alone")
+            raise PartError(f"{name}: {where}: {err}; {advice}", err.depth, err.part) from None
         except LayerError as err:
             where = (f"layer {err.depth} is bad" if err.depth is not None
                      else "the manifest is bad")
@@ -269,6 +373,11 @@ class LayerStore:
                 f"`puzzledb build {name}`")
         return Verified(name, len(expected), total, time.perf_counter() - started)
 
+    def _parts_of(self, depth):
+        """How many parts the stored layer `depth` maps."""
+        with PartedLayer(self.path(depth)) as layer:
+            return layer.parts
+
     def _layers_present(self):
         """How many layer files 0, 1, ... are present in a row."""
         depth = 0
@@ -283,6 +392,9 @@ class LayerStore:
         for path in self.directory.glob("depth_*.h5"):
             if int(path.stem.split("_")[1]) >= keep:
                 path.unlink()
+        for path in self.directory.glob("depth_*.parts"):
+            if int(path.name[len("depth_"):-len(".parts")]) >= keep:
+                shutil.rmtree(path)
         for tmp in self.directory.glob("*.tmp"):
             if writer_gone(tmp):
                 tmp.unlink(missing_ok=True)
@@ -299,7 +411,7 @@ class LayerStore:
             "format_version": FORMAT_VERSION,
             "max_depth": infos[-1].depth,
             "total": sum(i.count for i in infos),
-            "layers": [asdict(i) for i in infos],
+            "layers": [i.listed() for i in infos],
             **extra,
         })
 
@@ -309,7 +421,8 @@ class LayerStore:
         manifest = self.manifest()
         path = self.manifest_path()
         try:
-            infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]))
+            infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]),
+                               parts=_listed_parts(e.get("parts")))
                      for e in manifest["layers"]]
             max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
         except (KeyError, TypeError, ValueError) as err:
@@ -329,3 +442,11 @@ class LayerStore:
         integrity.check_definition(manifest.get("definition_hash"), self.definition_hash,
                                    f"manifest {self.manifest_path()}", " of the puzzle")
         return manifest
+
+
+def _listed_parts(parts):
+    """A manifest entry's parts, checked for their fields (None: a layer in one file)."""
+    if parts is None:
+        return None
+    return [dict(count=int(p["count"]), crc32=int(p["crc32"]), bytes=int(p.get("bytes", 0)))
+            for p in parts]

@@ -64,9 +64,9 @@ def _keep_by_type(row, k, i, max_moves, out, counts, bits):
 
 
 @jit(parallel=True)
-def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
+def group_by_segment(out, counts, max_moves, cuts, lookup, shift, grouped, offsets):
     """The neighbours of layer_neighbours grouped by segment (segment t holds the ranks
-    t * segment_size .. (t + 1) * segment_size - 1), in order within a segment; offsets[t]
+    cuts[t] .. cuts[t + 1] - 1; segment_of finds it), in order within a segment; offsets[t]
     is where segment t's group starts in grouped, offsets[-1] the number of neighbours.
     A counting sort: each block of states counts its neighbours per segment, the counts
     give every block its places, and the blocks scatter in parallel.  The two parallel
@@ -81,16 +81,32 @@ def group_by_segment(out, counts, max_moves, segment_size, grouped, offsets):
             tally[b, t] = 0
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
             for j in range(counts[i]):
-                tally[b, out[i * max_moves + j] // segment_size] += 1
+                tally[b, segment_of(out[i * max_moves + j], cuts, lookup, shift)] += 1
     place = _block_places(tally, offsets)
     for b in prange(blocks):
         here = place[b]
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
             for j in range(counts[i]):
                 r = out[i * max_moves + j]
-                t = r // segment_size
+                t = segment_of(r, cuts, lookup, shift)
                 grouped[here[t]] = np.uint64(r)
                 here[t] += 1
+
+
+@jit
+def segment_of(r, cuts, lookup, shift):
+    """The segment t with cuts[t] <= r < cuts[t + 1]: lookup[r >> shift] and
+    lookup[(r >> shift) + 1] bound it (the segments of the first and last rank of r's
+    bucket, see segment_lookup), and a binary search between them finds it."""
+    b = r >> shift
+    low, high = lookup[b], lookup[b + 1]
+    while low < high:
+        middle = (low + high + 1) >> 1
+        if cuts[middle] <= r:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 @jit

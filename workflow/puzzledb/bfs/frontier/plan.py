@@ -16,6 +16,10 @@ from puzzledb.bfs.memory import segment_merge_bytes
 from puzzledb.store.layers import LayerInfo, LayerStore
 
 FANOUT, DONE, LIMIT = "fanout", "done", "limit"  # what a step record says comes next
+# A reference layer balances the segments (FrontierPlan.cuts) when it holds at least this
+# many states per segment; and no segment spans more than SPAN_LIMIT equal segments' ranks.
+BALANCE_STATES = 64
+SPAN_LIMIT = 4
 
 
 @dataclass
@@ -38,7 +42,7 @@ class StepRecord:
         return self.next == FANOUT
 
     def to_json(self):
-        return json.dumps(dict(asdict(self), layers=[asdict(i) for i in self.layers]),
+        return json.dumps(dict(asdict(self), layers=[i.listed() for i in self.layers]),
                           indent=1) + "\n"
 
     @classmethod
@@ -65,21 +69,78 @@ class FrontierPlan:
             raise PuzzleError(f"{self.puzzle.name}: the frontier search needs a puzzle whose "
                               f"moves can be undone, or a graded one")
         self.store = LayerStore(self.directory, self.puzzle)
+        self._cuts = {}  # depth -> its segments' cuts (cuts)
 
     # -- the cut of the rank space ------------------------------------------------------------
     def level(self, depth):
         return depth if self.puzzle.graded else 0
 
-    def segment_size(self, depth):
-        return max(1, math.ceil(self.puzzle.level_size(self.level(depth)) / self.segments))
+    def cuts(self, depth):
+        """Where the segments of depth start: int64 cuts[0] = 0 < cuts[1] < ... < cuts[-1] =
+        the level's size (segment t: ranks cuts[t] .. cuts[t + 1] - 1).
+
+        Balanced by the layer whose ranks are spread as depth's will be, its reference
+        (_reference): the segments are cut at its quantiles, so that each holds about an equal
+        share of it, and then each cut in two or more where it spans more than
+        `segments` times the ranks of an equal cut (a region the reference has not reached
+        yet may fill at this depth).  With no reference (the first depths, a graded puzzle),
+        equal ranges of ranks.  Every job of a depth computes the same cuts from the same
+        file, and does it once (they are kept)."""
+        if depth not in self._cuts:
+            self._cuts[depth] = self._balanced_cuts(depth)
+        return self._cuts[depth]
+
+    def _balanced_cuts(self, depth):
+        size = self.puzzle.level_size(self.level(depth))
+        equal = np.unique(np.linspace(0, size, self.segments + 1).astype(np.int64))
+        reference = self._reference(depth)
+        if reference is None:
+            return equal
+        with self.store.open_layer(reference) as layer:
+            count = layer.count
+            if count < BALANCE_STATES * self.segments:
+                return equal
+            wanted = np.arange(1, self.segments, dtype=np.int64) * count // self.segments
+            positions, ranks = layer.sampled()
+            if positions.size >= 4 * self.segments:  # the index is fine enough
+                at = np.minimum(np.searchsorted(positions, wanted), positions.size - 1)
+                quantiles = ranks[at]
+            else:  # the ranks at those positions (each chunk decoded once)
+                quantiles = np.array([layer.ranks(w, w + 1)[0] for w in wanted])
+        cuts = np.unique(np.concatenate([[0], quantiles.astype(np.int64), [size]]))
+        widest = SPAN_LIMIT * -(-size // self.segments)  # ceil
+        spans = np.diff(cuts)
+        split = np.flatnonzero(spans > widest)
+        if split.size:
+            extra = [np.arange(cuts[i] + widest, cuts[i + 1], widest) for i in split]
+            cuts = np.unique(np.concatenate([cuts, *extra]))
+        return cuts
+
+    def _reference(self, depth):
+        """The depth whose layer's ranks balance depth's segments: depth - 2 for a bipartite
+        puzzle (the same side of the graph: a sliding puzzle's blank on the same cells),
+        depth - 1 otherwise; None for a graded puzzle (another level) or before it exists."""
+        if self.puzzle.graded:
+            return None
+        reference = depth - 2 if self.puzzle.bipartite else depth - 1
+        return reference if reference >= 0 else None
 
     def segment_count(self, depth):
-        size = self.puzzle.level_size(self.level(depth))
-        return math.ceil(size / self.segment_size(depth))
+        return self.cuts(depth).size - 1
 
     def segment_range(self, depth, t):
-        size = self.segment_size(depth)
-        return t * size, min((t + 1) * size, self.puzzle.level_size(self.level(depth)))
+        cuts = self.cuts(depth)
+        return int(cuts[t]), int(cuts[t + 1])
+
+    def segment_lookup(self, depth):
+        """(lookup, shift) for kernels.segment_of: the rank space in at most 2^16 buckets of
+        2^shift ranks, lookup[b] the segment of bucket b's first rank (one more entry, the
+        last segment, closes it)."""
+        cuts = self.cuts(depth)
+        shift = max(0, int(cuts[-1] - 1).bit_length() - 16)
+        starts = np.arange(((int(cuts[-1]) - 1) >> shift) + 2, dtype=np.int64) << shift
+        lookup = np.searchsorted(cuts, starts, side="right") - 1
+        return np.minimum(lookup, cuts.size - 2).astype(np.int64), shift
 
     def fan_out(self, count):
         """Jobs of each kind for expanding a layer of `count` states."""

@@ -25,6 +25,7 @@ part a range of segments.  The step's record (frontier/step_NNN.json, NNN its fi
 says what comes next; the workflow (workflow/rules/frontier.smk) follows the records.
 """
 
+import json
 import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +57,7 @@ from puzzledb.bfs.memory import (
     words_for,
 )
 from puzzledb.store.layers import LayerError
+from puzzledb.store.parts import PartedLayer, PartError, part_path
 
 SORT_THREADS = 2
 
@@ -100,15 +102,18 @@ class Frontier:
         return self
 
     # -- the two phases ------------------------------------------------------------------------
-    def expand(self, depth, part, parts, out):
+    def expand(self, depth, part, parts, out, keep=None, log=None):
         """The neighbours of part `part` of `parts` equal parts of layer depth - 1 (by
         position), grouped by the segment of depth they fall in: a file for each piece of
-        PIECE_STATES states, and its offsets, in directory `out`."""
+        PIECE_STATES states, and its offsets, in directory `out`.  keep: only the neighbours
+        in that range of segments (the rebuild of one part, rebuild_part)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         puzzle, source = self.puzzle, depth - 1
         tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
-        targets, target_size = self.plan.segment_count(depth), self.plan.segment_size(depth)
+        cuts = self.plan.cuts(depth)
+        lookup, shift = self.plan.segment_lookup(depth)
+        states = neighbours = written = 0
         with self.store.open_layer(source) as layer:
             positions = self.plan.share(layer.count, part, parts)
             for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
@@ -118,22 +123,43 @@ class Frontier:
                 layer_neighbours(piece, np.int64(self.plan.level(source)), tables, moves, work,
                                  found, counts)
                 grouped = np.empty(int(counts.sum()), dtype=np.uint64)
-                offsets = np.empty(targets + 1, dtype=np.int64)
-                group_by_segment(found, counts, moves, target_size, grouped, offsets)
+                offsets = np.empty(cuts.size, dtype=np.int64)
+                group_by_segment(found, counts, moves, cuts, lookup, shift, grouped, offsets)
                 del found
+                if keep is not None:
+                    start, stop = offsets[keep.start], offsets[keep.stop]
+                    grouped = grouped[start:stop]
+                    offsets = np.clip(offsets - start, 0, stop - start)
                 _save(out / f"x{part:05d}.{k:05d}.u64", [grouped])
                 _save(out / f"x{part:05d}.{k:05d}.offsets", [offsets])
+                states += piece.size
+                neighbours += grouped.size
+                written += grouped.nbytes + offsets.nbytes
+        if log is not None:
+            log(f"{puzzle.name}: depth {depth}, part {part} of {parts}: {states:,} states "
+                f"expanded into {neighbours:,} neighbours, {written:,} bytes of work files")
 
-    def merge(self, depth, part, parts, expanded, out):
+    def merge(self, depth, part, parts, expanded, out, log=None):
         """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
-        segment receives), from the expanded pieces in the directories `expanded`: one
-        sorted file per non-empty segment in directory `out`."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        segment receives), from the expanded pieces in the directories `expanded`: the
+        layer's part file (store.parts), and its entry (part.json) in directory `out`."""
         pieces, received = self.plan._received(depth, expanded)
+        segments = self.plan.balanced(received, part, parts)
+        entry = self._merge_part(depth, part, parts, pieces, received, segments, log)
+        write_text(Path(out) / "part.json", json.dumps(entry) + "\n")
+        return entry
+
+    def _merge_part(self, depth, part, parts, pieces, received, segments, log=None,
+                    whole=False):
+        """Merge the segments (a range) of depth from the expanded pieces into part `part`
+        of `parts` of the layer (its write_part entry); whole: into the layer's own file
+        (parts is 1), its LayerInfo, or None when it is empty."""
         older = self.plan._older(depth)
-        try:
-            for t in self.plan.balanced(received, part, parts):
+        fullest = 0
+
+        def blocks():
+            nonlocal fullest
+            for t in segments:
                 if received[t] == 0:
                     continue
                 low, high = self.plan.segment_range(depth, t)
@@ -141,23 +167,83 @@ class Frontier:
                 groups = [(path, int(o[t]), int(o[t + 1] - o[t]))
                           for path, o in pieces if o[t + 1] > o[t]]
                 known = (layer.ranks_between(low, high) for layer in older)
-                blocks = _segment_of_layer(groups, int(received[t]), known, low, high)
-                if any(b.size for b in blocks):
-                    _save(out / f"m{t:05d}.u64", blocks)
+                found = _segment_of_layer(groups, int(received[t]), known, low, high)
+                fullest = max(fullest, sum(b.size for b in found))
+                yield from found
+
+        bound = int(received[segments.start:segments.stop].sum())
+        try:
+            if whole:
+                info = self.store.write_layer_upto(depth, blocks(), bound)
+                if info.count == 0:
+                    self.store.path(depth).unlink()
+                    return None
+                return info
+            low = self.plan.segment_range(depth, segments.start)[0] if segments else None
+            high = self.plan.segment_range(depth, segments.stop - 1)[1] if segments else None
+            if not segments:  # an empty part: where the next one starts
+                low = high = self.plan.cuts(depth)[min(segments.start,
+                                                       self.plan.segment_count(depth))]
+            entry = self.store.write_part(depth, part, parts, blocks(), bound, low, high,
+                                          segments)
         finally:
             for layer in older:
                 layer.close()
+        if log is not None:
+            log(f"{self.puzzle.name}: depth {depth}, part {part} of {parts}: {bound:,} "
+                f"neighbours received in {len(segments)} segments, {entry['count']:,} new "
+                f"states (its fullest segment {fullest:,}), part file {entry['bytes']:,} bytes")
+        return entry
 
     def write(self, depth, merged):
-        """Layer `depth` from the merged segments in the directories `merged`: its
-        LayerInfo, or None when it is empty (and nothing is written)."""
-        files = sorted((path for directory in merged for path in Path(directory).glob("m*.u64")),
-                       key=lambda path: path.name)
-        count = sum(path.stat().st_size // 8 for path in files)
-        if count == 0:
+        """Layer `depth` as the map of the parts the merge jobs wrote (their entries in the
+        directories `merged`): its LayerInfo, or None when it is empty (and nothing is kept)."""
+        entries = [json.loads((Path(directory) / "part.json").read_text())
+                   for directory in merged]
+        if sum(e["count"] for e in entries) == 0:
+            shutil.rmtree(self.store.path(depth).with_suffix(".parts"), ignore_errors=True)
             return None
-        return self.store.write_layer(
-            depth, (np.fromfile(path, dtype=np.uint64) for path in files), count)
+        return self.store.write_parted(depth, entries)
+
+    def rebuild_part(self, depth, part, log=print):
+        """Part `part` of stored layer `depth` written again alone, as its merge job wrote it:
+        layer depth - 1 expanded whole, only the neighbours in the part's segments kept.  The
+        rebuilt part must be the one the layer's map lists (count and CRC-32)."""
+        with self.store.open_layer(depth) as layer:
+            parts = layer.parts
+            segments = range(int(layer.segments[part]), int(layer.segments[part + 1]))
+            count, crc = layer.part_count(part), int(layer.part_crc32[part])
+        log(f"{self.puzzle.name}: depth {depth}: rebuilding part {part} of {parts} "
+            f"({count:,} states)")
+        scratch = self.work / f"d{depth:03d}" / f"rebuild_{part}of{parts}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        try:
+            self.expand(depth, 0, 1, scratch, keep=segments)
+            pieces, received = self.plan._received(depth, [scratch])
+            entry = self._merge_part(depth, part, parts, pieces, received, segments)
+        finally:
+            shutil.rmtree(scratch.parent, ignore_errors=True)
+        if (entry["count"], entry["crc32"]) != (count, crc):
+            raise LayerError(f"{self.puzzle.name}: part {part} of layer {depth} rebuilt with "
+                             f"{entry['count']:,} states and CRC-32 {entry['crc32']:08x}, its "
+                             f"layer lists {count:,} and {crc:08x}: the layers before it are "
+                             f"not those it was built from", depth)
+
+    def restore_parts(self, depth, log=print):
+        """Rebuild alone each part of stored layer `depth` that is missing or is not the
+        part its map lists (a layer in one file: nothing to do)."""
+        with self.store.open_layer(depth) as layer:
+            if not isinstance(layer, PartedLayer):
+                return
+            lost = []
+            for q in range(layer.parts):
+                try:
+                    layer.part(q)
+                except PartError:
+                    lost.append(q)
+        for q in lost:
+            part_path(self.store.directory, depth, q, layer.parts).unlink(missing_ok=True)
+            self.rebuild_part(depth, q, log)
 
     # -- a step ------------------------------------------------------------------------------
     def step(self, first, merged=(), previous=None, log=print):
@@ -232,8 +318,9 @@ class Frontier:
                         f"{need / 2**20:,.1f} MiB, more than this job's "
                         f"{self.budget / 2**20:,.1f} MiB: handed on to a merge job")
                     return _HANDED_ON
-            self.merge(depth, 0, 1, [scratch / "expand"], scratch / "merge")
-            return self.write(depth, [scratch / "merge"])
+            pieces, received = self.plan._received(depth, [scratch / "expand"])
+            return self._merge_part(depth, 0, 1, pieces, received,
+                                    range(self.plan.segment_count(depth)), whole=True)
         finally:
             shutil.rmtree(scratch.parent, ignore_errors=True)
 
@@ -322,14 +409,26 @@ class Frontier:
 
     def _stored(self, depth):
         """The LayerInfo of layer `depth` when a whole, verified copy is on disk (left by a
-        step that was stopped), else None (and a damaged copy is removed)."""
+        step that was stopped), else None (and a damaged copy is removed).  A layer written
+        in parts whose part is lost or damaged has that part rebuilt alone."""
         if not self.store.path(depth).exists():
             return None
         try:
+            self.restore_parts(depth)
             return self.store.check_layer(depth)
+        except PartError as err:  # a part that does not read back whole
+            part_path(self.store.directory, depth, err.part,
+                      self.store._parts_of(depth)).unlink(missing_ok=True)
+            try:
+                self.restore_parts(depth)
+                return self.store.check_layer(depth)
+            except LayerError:
+                pass
         except LayerError:
-            self.store.path(depth).unlink(missing_ok=True)
-            return None
+            pass
+        self.store.path(depth).unlink(missing_ok=True)
+        shutil.rmtree(self.store.path(depth).with_suffix(".parts"), ignore_errors=True)
+        return None
 
     def build(self, log=print):
         """The whole chain in this process, the jobs of a fanned-out depth one after the
@@ -349,9 +448,13 @@ class Frontier:
             shutil.rmtree(self.work / f"d{depth:03d}", ignore_errors=True)
         return self.finish(record)
 
-    def finish(self, record):
+    def finish(self, record, log=print):
         """The manifest of the database the records built; complete unless a depth limit
-        stopped the search."""
+        stopped the search.  A part of a layer lost since (removed by `puzzledb verify
+        --repair`, or by hand) is rebuilt alone first."""
+        for info in record.layers:
+            if info.parts is not None:
+                self.restore_parts(info.depth, log)
         for directory in self.work.glob("d*"):  # left empty by the work files' removal
             if directory.is_dir() and not any(directory.iterdir()):
                 directory.rmdir()

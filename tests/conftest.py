@@ -1,15 +1,21 @@
 """Shared fixtures: the default pipeline run once per test session, into a temporary
 results directory, exactly as a user runs it (snakemake on the repository's Snakefile)."""
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import h5py
+import numpy as np
 import psutil
 import pytest
 import yaml
 from hypothesis import settings
+
+from puzzledb.store.layers import LayerStore
+from puzzledb.store.parts import PartedLayer
 
 # Hypothesis: no per-example deadline (the first example of a test may load compiled
 # kernels); example counts are set per test, sized for the default suite.
@@ -95,3 +101,33 @@ def puzzledb_cli(*args):
     """Run the installed `puzzledb` entry point as a user would; CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "puzzledb.cli", *args],
                           capture_output=True, text=True, env={**os.environ})
+
+
+def parted_depths(directory):
+    manifest = json.loads((directory / "manifest.json").read_text())
+    return [layer["depth"] for layer in manifest["layers"] if "parts" in layer]
+
+
+def assert_reads_alike(parted, single, puzzle, depths, seed=0):
+    """The layers `depths` of the store in `parted` (written in parts) read exactly as those
+    of `single` (one file each), through every way of reading them."""
+    ours, theirs = LayerStore(parted, puzzle), LayerStore(single, puzzle)
+    rng = np.random.default_rng(seed)
+    for depth in depths:
+        with ours.open_layer(depth) as a, theirs.open_layer(depth) as b:
+            assert isinstance(a, PartedLayer) and not isinstance(b, PartedLayer)
+            whole = b.ranks()
+            assert (a.count, a.crc32) == (b.count, b.crc32)
+            assert np.array_equal(a.ranks(), whole)
+            assert np.array_equal(np.concatenate(list(a.iter_chunks(1000))), whole)
+            for start, stop in rng.integers(0, a.count + 1, size=(20, 2)):
+                start, stop = sorted((int(start), int(stop)))
+                assert np.array_equal(a.ranks(start, stop), whole[start:stop])
+            level = puzzle.level_size(depth if puzzle.graded else 0)
+            queries = np.concatenate([rng.choice(whole, 50), rng.integers(0, level, 200,
+                                                                          dtype=np.uint64)])
+            assert np.array_equal(a.contains_many(queries), b.contains_many(queries))
+            for low, high in np.sort(rng.integers(0, level, size=(20, 2)), axis=1):
+                assert a.positions_between(low, high) == b.positions_between(low, high)
+        with h5py.File(ours.path(depth), "r") as f:  # plain h5py, through the virtual dataset
+            assert f["ranks"].is_virtual and np.array_equal(f["ranks"][:], whole)

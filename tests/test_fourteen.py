@@ -7,7 +7,7 @@ import numba
 import numpy as np
 import pytest
 
-from conftest import puzzledb_cli
+from conftest import assert_reads_alike, parted_depths, puzzledb_cli
 from puzzledb import compiled, puzzles
 from puzzledb.bfs import in_memory
 from puzzledb.query import matching, problems
@@ -250,6 +250,9 @@ def test_the_frontier_search_in_12_segments_gives_the_same_layers(database, tmp_
     full = store.manifest()
     assert [(x["count"], x["crc32"]) for x in manifest["layers"]] == \
         [(x["count"], x["crc32"]) for x in full["layers"]]
+    parted = parted_depths(tmp_path / "layers")
+    assert parted, "no depth fanned out"
+    assert_reads_alike(tmp_path / "layers", store.directory, store.puzzle, parted[-3:])
 
 
 def test_bottom_right_distances_from_the_database_reproduce_the_seeds_table(database):

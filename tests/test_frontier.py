@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import ROOT, children_running, puzzledb_cli, read_csv_as_pandas_does, run_snakemake
+from conftest import (
+    ROOT,
+    assert_reads_alike,
+    children_running,
+    parted_depths,
+    puzzledb_cli,
+    read_csv_as_pandas_does,
+    run_snakemake,
+)
 from published_figures import FIFTEEN_CORNER
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
@@ -63,6 +71,10 @@ def test_fifteen_3colour_built_in_16_segments_equals_the_pipelines_layers(result
                         tmp_path / "frontier", 16, 300_000)
     frontier.build(log=lambda m: None)
     assert layers_of(tmp_path / "layers") == layers_of(results / "fifteen-3colour" / "layers")
+    parted = parted_depths(tmp_path / "layers")
+    assert parted, "no depth fanned out"
+    assert_reads_alike(tmp_path / "layers", results / "fifteen-3colour" / "layers",
+                       frontier.puzzle, parted)
 
 
 def test_the_records_chain_every_depth_once_and_say_what_comes_next(tmp_path):

@@ -437,14 +437,15 @@ class Frontier:
         record = self.step(0, log=log)
         while record.fans_out():
             depth, parts = record.last + 1, record.parts
-            for p in range(parts):
-                self.expand(depth, p, parts, self.plan.expand_dir(depth, p, parts))
-            for q in range(parts):
-                self.merge(depth, q, parts, [self.plan.expand_dir(depth, p, parts)
-                                             for p in range(parts)],
-                           self.plan.merge_dir(depth, q, parts))
-            record = self.step(depth, [self.plan.merge_dir(depth, q, parts) for q in range(parts)],
-                               previous=record, log=log)
+            merged = []
+            if self._stored(depth) is None:  # else left whole by a build that was stopped
+                for p in range(parts):
+                    self.expand(depth, p, parts, self.plan.expand_dir(depth, p, parts))
+                merged = [self.plan.merge_dir(depth, q, parts) for q in range(parts)]
+                for q in range(parts):
+                    self.merge(depth, q, parts, [self.plan.expand_dir(depth, p, parts)
+                                                 for p in range(parts)], merged[q])
+            record = self.step(depth, merged, previous=record, log=log)
             shutil.rmtree(self.work / f"d{depth:03d}", ignore_errors=True)
         return self.finish(record)
 

@@ -8,7 +8,7 @@ import pytest
 
 from puzzledb.bfs import in_memory
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
-from puzzledb.store.layer import Layer
+from puzzledb.store.parts import open_layer_file
 
 MULTI_3X3 = [1, 4, 8, 16, 32, 64, 127, 244, 454, 856, 1576, 2854, 5117, 8588, 13466, 19739,
              26558, 31485, 30985, 23494, 11751, 3390, 589, 41, 1]
@@ -43,7 +43,7 @@ def multi_tile_moves(board, width):
 def layer_counts(puzzle, directory):
     numba.set_num_threads(2)
     in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
-    return [Layer(p).count for p in sorted(directory.glob("depth_*.h5"))]
+    return [open_layer_file(p).count for p in sorted(directory.glob("depth_*.h5"))]
 
 
 @pytest.mark.parametrize("width, height, goal, table", [
@@ -90,4 +90,4 @@ def test_the_frontier_search_finds_the_in_memory_layers_of_the_multi_tile_3x3(tm
     layer_counts(puzzle, tmp_path / "memory")
     for a, b in zip(sorted((tmp_path / "frontier").glob("depth_*.h5")),
                     sorted((tmp_path / "memory").glob("depth_*.h5")), strict=True):
-        assert np.array_equal(Layer(a).ranks(), Layer(b).ranks())
+        assert np.array_equal(open_layer_file(a).ranks(), open_layer_file(b).ranks())

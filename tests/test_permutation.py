@@ -16,7 +16,7 @@ from puzzledb.config import check_config
 from puzzledb.errors import BoardError, ConfigError
 from puzzledb.puzzles.permutation import kernels
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
-from puzzledb.store.layer import Layer
+from puzzledb.store.parts import open_layer_file
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 
@@ -142,7 +142,7 @@ def board_text(state, sets):
 def engine_layers(puzzle, directory):
     numba.set_num_threads(2)
     in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
-    return [Layer(path).ranks() for path in sorted(directory.glob("depth_*.h5"))]
+    return [open_layer_file(path).ranks() for path in sorted(directory.glob("depth_*.h5"))]
 
 
 def build_into(tmp_path, puzzle):
@@ -258,7 +258,7 @@ def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     assert plan.mode == select.FRONTIER
     select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", plan,
                  threads=2, job_states=4096, progress=False, log=lambda m: None)
-    sharded = [Layer(p).ranks() for p in sorted((tmp_path / "frontier" / "layers").glob(
+    sharded = [open_layer_file(p).ranks() for p in sorted((tmp_path / "frontier" / "layers").glob(
         "depth_*.h5"))]
     in_memory_layers = build_into(tmp_path, puzzle)
     assert len(sharded) == len(in_memory_layers)

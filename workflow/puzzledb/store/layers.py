@@ -32,7 +32,7 @@ from puzzledb.store.parts import (
     MAX_PARTS,
     PartError,
     PartedLayer,
-    is_parted,
+    open_layer_file,
     part_path,
     write_mapping,
 )
@@ -251,7 +251,7 @@ class LayerStore:
         path = self.path(depth)
         if not path.exists():
             raise LayerError(f"missing layer file {path}")
-        layer = PartedLayer(path) if is_parted(path) else Layer(path)
+        layer = open_layer_file(path)
         if layer.puzzle != self.puzzle.name or layer.depth != depth:
             layer.close()
             raise LayerError(

@@ -56,6 +56,12 @@ def is_parted(path):
         raise LayerError(f"corrupt layer file {path}: {one_line(err)}") from None
 
 
+def open_layer_file(path):
+    """The layer file at `path` opened for reading: a PartedLayer when it maps parts, else a
+    Layer (the one way to open a layer file by its path)."""
+    return PartedLayer(path) if is_parted(path) else Layer(path)
+
+
 def write_mapping(path, depth, attrs, parts):
     """Write the layer file at `path` (atomically) over its parts: `parts` a list of dicts,
     in order, each with count, crc32, low, high, first_segment, last_segment (as the part

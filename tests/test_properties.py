@@ -254,3 +254,25 @@ def test_any_config_is_accepted_or_refused_with_a_config_error(config):
         assert "\n" not in str(err), text
     else:
         assert set(checked["puzzles"]) <= set(NAMES), text
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 2**62), st.integers(1, 63), st.integers(0, 3000), st.integers(0, 2**32))
+def test_the_merges_radix_sort_sorts_like_numpy(low, bits, n, seed):
+    """The frontier merge's sort (a radix sort over the bits of a segment's span, in two
+    slices merged when large) against np.sort, on spans of 1 to 63 bits."""
+    from puzzledb.bfs.frontier.search import _sorted
+
+    span = min(1 << bits, 2**64 - 1 - low)
+    rng = np.random.default_rng(seed)
+    values = (np.uint64(low) + rng.integers(0, span, n, dtype=np.uint64, endpoint=False))
+    assert np.array_equal(_sorted(values.copy(), low, low + span), np.sort(values))
+
+
+def test_the_merges_radix_sort_sorts_a_large_segment_in_two_slices():
+    from puzzledb.bfs.frontier.search import _sorted
+
+    rng = np.random.default_rng(5)
+    for span in (1000, 2**36, 2**63):
+        values = rng.integers(0, span, 1_500_001, dtype=np.uint64) + np.uint64(17)
+        assert np.array_equal(_sorted(values.copy(), 17, 17 + span), np.sort(values))

@@ -44,6 +44,7 @@ from puzzledb.bfs.frontier.kernels import (
     layer_neighbours,
     mark_neighbours,
     merge_sorted,
+    radix_sort,
     unique_sorted,
 )
 from puzzledb.bfs.select import FRONTIER
@@ -493,7 +494,7 @@ def _segment_of_layer(groups, total, known, low, high):
     for path, start, n in groups:
         _read_group(path, start, ranks[filled:filled + n])
         filled += n
-    ranks = _sorted(ranks)
+    ranks = _sorted(ranks, low, high)
     ranks = ranks[:unique_sorted(ranks)]
     for a in known:
         ranks = ranks[:difference_sorted(ranks, a)]
@@ -508,14 +509,19 @@ def _read_group(path, start, into):
     return into
 
 
-def _sorted(a):
-    """a sorted, by SORT_THREADS threads (numpy sorts without the GIL) and a merge."""
+def _sorted(a, low, high):
+    """a (every value in [low, high)) sorted: by radix_sort, in SORT_THREADS threads (the
+    kernel runs without the GIL) on as many slices, then merged; one more array as large
+    as a in all (segment_merge_bytes)."""
+    bits = max(1, int(high - low - 1).bit_length())
+    spare = np.empty_like(a)
     if a.size < (1 << 20):
-        a.sort()
-        return a
-    halves = np.array_split(a, SORT_THREADS)
+        return radix_sort(a, low, bits, spare)
+    cuts = np.linspace(0, a.size, SORT_THREADS + 1).astype(np.int64)
+    slices = [slice(int(i), int(j)) for i, j in zip(cuts[:-1], cuts[1:])]
     with ThreadPoolExecutor(SORT_THREADS) as pool:
-        list(pool.map(np.ndarray.sort, halves))
-    out = np.empty_like(a)
-    merge_sorted(halves[0], halves[1], out)
-    return out
+        done = list(pool.map(lambda s: radix_sort(a[s], low, bits, spare[s]), slices))
+    # every slice took as many passes: all sorted in a, or all in spare; merged into the other
+    into = spare if np.shares_memory(done[0], a) else a
+    merge_sorted(done[0], done[1], into)
+    return into

@@ -6,18 +6,23 @@ in-memory engine's layers.
     python benchmarks/bench_frontier.py [--depth 28] [--eleven] [--cores 4] [--keep DIR]
 
 Prints the wall time, each depth's count (checked against OEIS A089484), the bytes on disk
-per state, and the largest peak RSS of any job (Snakemake's benchmark files).
+per state, and the largest peak RSS of any job (Snakemake's benchmark files); writes DIR/run.json
+(the command, date, commit, machine, load and wall time of the fifteen's run), which
+benchmarks/scaling_inputs.py reads with the kept run.
 """
 
 import argparse
 import csv
 import json
 import os
+import platform
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +39,23 @@ def workflow(workdir, config, cores):
                     "--directory", str(workdir), "--cores", str(cores), "--quiet"],
                    check=True, capture_output=True)
     return time.perf_counter() - started, load
+
+
+def machine():
+    """This machine's CPU model (lscpu's) and cores."""
+    try:
+        lines = subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
+    except OSError:
+        lines = []
+    model = next((line.split(":", 1)[1].strip() for line in lines
+                  if line.startswith("Model name:")), platform.processor() or "unknown")
+    return {"cpu": model, "cores": os.cpu_count()}
+
+
+def commit():
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                          text=True)
+    return done.stdout.strip() or "unknown"
 
 
 def jobs(results, puzzle):
@@ -57,8 +79,15 @@ def main():
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench-frontier-"))
     shutil.rmtree(work / "results", ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
+    (work / "run.json").unlink(missing_ok=True)
     config = {"puzzles": ["fifteen"], "depth_limit": {"fifteen": args.depth}}
+    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     seconds, load = workflow(work, config, args.cores)
+    (work / "run.json").write_text(json.dumps({
+        "name": work.name, "date": date, "command": shlex.join(["python", *sys.argv]),
+        "commit": commit(), "config": config, "cores_given": args.cores, "machine": machine(),
+        "load": f"{load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end (1-minute)",
+        "wall_s": round(seconds, 1)}, indent=1) + "\n")
     results = work / "results"
     manifest = json.loads((results / "fifteen" / "layers" / "manifest.json").read_text())
     counts = [layer["count"] for layer in manifest["layers"]]

@@ -9,6 +9,7 @@
     puzzledb verify <puzzle>            read every layer in full and check it against the
         [--repair]                          manifest; --repair removes the first bad layer,
                                             those after it and the manifest, for a rebuild
+                                            (a bad part of a layer: that part alone)
     puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
                                         D stored layers of a partial database)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line (then
@@ -117,7 +118,8 @@ def _parser():
     p.add_argument("--repair", action="store_true",
                    help="remove the first bad layer, the layers after it and the manifest, so "
                         "that the next build (snakemake, or puzzledb build) resumes from the "
-                        "last good layer")
+                        "last good layer; a bad part of a layer written in parts: that part "
+                        "and the manifest, and the next build rebuilds the part alone")
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line (and a last line 'moves: ...' "

@@ -92,6 +92,17 @@ def chunks_of(blocks):
         yield pending[0] if len(pending) == 1 else np.concatenate(pending)
 
 
+def read_identity(layer, attrs):
+    """Set on `layer` what every layer file's attributes say it is: puzzle, depth, count,
+    crc32, definition_hash, format_version (a KeyError if one is missing)."""
+    layer.puzzle = str(attrs["puzzle"])
+    layer.depth = int(attrs["depth"])
+    layer.count = int(attrs["count"])
+    layer.crc32 = int(attrs["crc32"])
+    layer.definition_hash = str(attrs["definition_hash"])
+    layer.format_version = int(attrs["format_version"])
+
+
 class Layer:
     """One stored layer, opened for reading.  Use as a context manager or call close()."""
 
@@ -99,13 +110,7 @@ class Layer:
         self.path = Path(path)
         try:
             self._file = h5py.File(self.path, "r")
-            attrs = self._file.attrs
-            self.puzzle = str(attrs["puzzle"])
-            self.depth = int(attrs["depth"])
-            self.count = int(attrs["count"])
-            self.crc32 = int(attrs["crc32"])
-            self.definition_hash = str(attrs["definition_hash"])
-            self.format_version = int(attrs["format_version"])
+            read_identity(self, self._file.attrs)
             self._ranks = self._file["ranks"]
             self._index = self._file["index"][:]
             self._direct = _filtered_as_written(self._ranks)

@@ -28,7 +28,7 @@ from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import part_name
 from puzzledb.puzzles.base import FORMAT_VERSION
 from puzzledb.store.files import atomic_file
-from puzzledb.store.layer import CHUNK, Layer
+from puzzledb.store.layer import CHUNK, Layer, read_identity
 
 OPEN_PARTS = 16  # part files a PartedLayer keeps open
 MAX_PARTS = 999  # part_QQQofPPP.h5; a layer's parts are merge jobs, config `shards` <= this
@@ -101,14 +101,8 @@ class PartedLayer:
         self.path = Path(path)
         try:
             with h5py.File(self.path, "r") as f:
-                attrs = f.attrs
-                self.puzzle = str(attrs["puzzle"])
-                self.depth = int(attrs["depth"])
-                self.count = int(attrs["count"])
-                self.crc32 = int(attrs["crc32"])
-                self.definition_hash = str(attrs["definition_hash"])
-                self.format_version = int(attrs["format_version"])
-                self.parts = int(attrs["parts"])
+                read_identity(self, f.attrs)
+                self.parts = int(f.attrs["parts"])
                 self.offsets = f["part_offsets"][:]
                 self.bounds = f["part_bounds"][:]
                 self.segments = f["part_segments"][:]

@@ -1,0 +1,363 @@
+"""The work files of the frontier search: the neighbours one expand piece hands to the merge
+jobs, a group per target segment, each group sorted, made distinct and coded compactly
+(write_piece writes one, PieceFile reads it a group at a time).
+
+A group of segment [low, high) holds ranks r0 < r1 < ...; it is stored as their gaps
+(r0 - low, then r1 - r0 - 1, r2 - r1 - 1, ...), each gap in LEB128 (seven bits a byte, low
+bits first, the top bit set on every byte but a gap's last), and those bytes deflated by
+ISA-L.  Neighbours of a piece of consecutive ranks crowd into a few narrow stretches of a
+segment, so most gaps are short: on the 15-puzzle's layers 26 and 28 a neighbour costs
+0.97 to 1.07 bytes instead of 8, for 14 to 17 ns of CPU to write (the sort included) and 6
+to 9 ns to read (docs/benchmarks.md, "Compact work files").
+
+File layout, all numbers little-endian:
+
+  header  MAGIC (8 bytes); segments, groups (int64: the segment count, and how many of the
+          segments have a non-empty group); the CRC-32 of those two numbers and the index
+          (uint32), four zero bytes
+  index   INDEX_COLUMNS rows of `groups` int64 each, one column per non-empty group, in
+          segment order: the segment, its low and high rank, the group's distinct ranks,
+          its LEB128 bytes, its stored (deflated) bytes, the CRC-32 of the stored bytes
+  data    the stored bytes of every non-empty group, in the index's order
+
+A merge job opens every piece of every expand job, so a PieceFile keeps only the index and
+opens the file again for each group it reads.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+from isal import isal_zlib
+
+from puzzledb.compiled import jit
+from puzzledb.errors import LayerError
+from puzzledb.store.files import atomic_file
+from puzzledb.store.integrity import crc32
+
+MAGIC = b"PZDBWF01"
+HEADER = np.dtype([("magic", "S8"), ("segments", "<i8"), ("groups", "<i8"),
+                   ("crc32", "<u4"), ("pad", "<u4")])
+INDEX_COLUMNS = 7  # segment, low, high, count, leb128 bytes, stored bytes, crc32
+SEGMENT, LOW, HIGH, COUNT, LEB128_BYTES, STORED_BYTES, CRC = range(INDEX_COLUMNS)
+# ISA-L's levels are 0-3.  On the 15-puzzle's pieces level 2 stored 1 to 2 % fewer bytes
+# than level 1 (the layer store's) for at most 0.6 ns a neighbour more; level 0 stored
+# about as many bytes as LEB128 alone.
+DEFLATE_LEVEL = 2
+RAW_DEFLATE = -15  # deflate without zlib's wrapper: the index's CRC-32 checks the bytes
+RADIX_BITS = 11  # bits of the key a pass of the radix sort places (2048 counters)
+
+
+def write_piece(path, grouped, offsets, cuts):
+    """Write the work file of one expand piece; the bytes written.
+
+    grouped: its neighbours (uint64), the ranks of segment t at offsets[t]:offsets[t + 1],
+    in any order; sorted and made distinct in place, so its contents are not kept.
+    offsets: int64, segments + 1.  cuts: int64, segments + 1, segment t being the ranks
+    cuts[t] <= r < cuts[t + 1].  A rank outside its segment is a ValueError."""
+    grouped, offsets, cuts = _checked_arguments(grouped, offsets, cuts)
+    segments = offsets.size - 1
+    counts = np.empty(segments, np.int64)
+    sizes = np.empty(segments, np.int64)
+    _sort_groups(grouped, offsets, cuts, counts, sizes)
+    wrong = np.flatnonzero(sizes < 0)
+    if wrong.size:
+        t = int(wrong[0])
+        raise ValueError(f"{path}: a rank of segment {t}'s group is outside "
+                         f"[{cuts[t]}, {cuts[t + 1]})")
+    starts = np.zeros(segments + 1, np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    leb128 = np.empty(int(starts[-1]), np.uint8)
+    _leb128_groups(grouped, offsets, cuts, counts, starts, leb128)
+
+    filled = np.flatnonzero(counts)
+    index = np.zeros((INDEX_COLUMNS, filled.size), "<i8")
+    stored = []
+    for j, t in enumerate(filled):
+        block = isal_zlib.compress(leb128[starts[t]:starts[t + 1]], DEFLATE_LEVEL, RAW_DEFLATE)
+        stored.append(block)
+        index[:, j] = (t, cuts[t], cuts[t + 1], counts[t], sizes[t], len(block),
+                       crc32(np.frombuffer(block, np.uint8)))
+    header = np.zeros(1, HEADER)
+    header["magic"], header["segments"], header["groups"] = MAGIC, segments, filled.size
+    header["crc32"] = _index_crc(segments, filled.size, index)
+    with atomic_file(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(header.tobytes())
+            f.write(index.tobytes())
+            for block in stored:
+                f.write(block)
+    return HEADER.itemsize + index.nbytes + sum(len(block) for block in stored)
+
+
+class PieceFile:
+    """A work file written by write_piece, opened for reading: its header and index are
+    read and checked here, a group when asked for (read_group).  No file stays open.  A
+    missing, truncated or corrupt file is a LayerError naming it."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        try:
+            with open(self.path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                head = f.read(HEADER.itemsize)
+                if len(head) < HEADER.itemsize:
+                    raise self._corrupt(f"{size} bytes, shorter than its header")
+                header = np.frombuffer(head, HEADER)[0]
+                if header["magic"] != MAGIC:
+                    raise self._corrupt("not a work file (wrong magic number)")
+                self.segments, groups = int(header["segments"]), int(header["groups"])
+                if not 0 <= groups <= self.segments:
+                    raise self._corrupt(f"{groups} groups of {self.segments} segments")
+                index_bytes = INDEX_COLUMNS * 8 * groups
+                if HEADER.itemsize + index_bytes > size:
+                    raise self._corrupt(f"{size} bytes, shorter than its index")
+                raw = f.read(index_bytes)
+        except OSError as err:
+            raise LayerError(f"cannot read work file {self.path}: {err.strerror}") from None
+        if len(raw) < index_bytes:
+            raise self._corrupt(f"{size} bytes, shorter than its index")
+        index = np.frombuffer(raw, "<i8").reshape(INDEX_COLUMNS, groups)
+        if _index_crc(self.segments, groups, index) != int(header["crc32"]):
+            raise self._corrupt("checksum mismatch in its index")
+        if not _index_holds(index, self.segments):
+            raise self._corrupt("an index that describes no groups")
+        self._index = index
+        self._column = dict(zip(index[SEGMENT].tolist(), range(groups)))  # segment -> column
+        self._starts = HEADER.itemsize + index_bytes + np.concatenate(
+            ([0], np.cumsum(index[STORED_BYTES])))
+        if self._starts[-1] != size:
+            raise self._corrupt(f"{size} bytes, its index says {self._starts[-1]}")
+
+    def _corrupt(self, why):
+        return LayerError(f"corrupt work file {self.path}: {why}")
+
+    @property
+    def received(self):
+        """The distinct ranks each segment's group holds (int64, one per segment): the
+        length of read_group(t)."""
+        counts = np.zeros(self.segments, np.int64)
+        counts[self._index[SEGMENT]] = self._index[COUNT]
+        return counts
+
+    def read_group(self, t):
+        """The ranks of segment t's group as absolute ranks (uint64), sorted ascending and
+        distinct: a rank this piece reached more than once is there once."""
+        if not 0 <= t < self.segments:
+            raise IndexError(f"segment {t} of a work file of {self.segments} segments")
+        j = self._column.get(t)
+        if j is None:
+            return np.empty(0, np.uint64)
+        _, low, high, count, leb128_bytes, stored_bytes, crc = (int(x) for x in
+                                                                 self._index[:, j])
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(int(self._starts[j]))
+                stored = f.read(stored_bytes)
+        except OSError as err:
+            raise LayerError(f"cannot read work file {self.path}: {err.strerror}") from None
+        if len(stored) != stored_bytes:
+            raise self._corrupt(f"segment {t}'s group is cut short")
+        if crc32(np.frombuffer(stored, np.uint8)) != crc:
+            raise self._corrupt(f"checksum mismatch in segment {t}'s group")
+        try:
+            leb128 = isal_zlib.decompress(stored, RAW_DEFLATE, max(leb128_bytes, 1))
+        except isal_zlib.error as err:
+            raise self._corrupt(f"segment {t}'s group does not inflate ({err})") from None
+        ranks = np.empty(count, np.uint64)
+        if (len(leb128) != leb128_bytes
+                or _decode_group(np.frombuffer(leb128, np.uint8), np.uint64(low),
+                                 np.uint64(high), ranks) != leb128_bytes):
+            raise self._corrupt(f"segment {t}'s group does not decode to {count} ranks "
+                                f"in [{low}, {high})")
+        return ranks
+
+
+def _checked_arguments(grouped, offsets, cuts):
+    """The arguments of write_piece as the kernels take them; ValueError when they do not
+    describe groups of segments."""
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    cuts = np.ascontiguousarray(cuts, dtype=np.int64)
+    if grouped.dtype != np.uint64 or grouped.ndim != 1 or not grouped.flags.c_contiguous:
+        raise ValueError("grouped must be a contiguous uint64 array")
+    if offsets.size < 1 or cuts.size != offsets.size:
+        raise ValueError(f"{offsets.size} offsets and {cuts.size} cuts: both must be "
+                         f"segments + 1 long")
+    if offsets[0] != 0 or offsets[-1] != grouped.size or np.any(np.diff(offsets) < 0):
+        raise ValueError("offsets must rise from 0 to the number of neighbours")
+    if cuts[0] < 0 or np.any(np.diff(cuts) < 0):
+        raise ValueError("cuts must rise from 0 or more")
+    return grouped, offsets, cuts
+
+
+def _index_holds(index, segments):
+    """Whether an index (whose CRC-32 matched) describes groups write_piece could have
+    written: segments rising within 0..segments - 1, each group of at least one rank in a
+    segment of that many ranks or more, one to ten LEB128 bytes a rank."""
+    t, low, high, count, leb128_bytes, stored_bytes, _ = index
+    return bool(np.all(np.diff(t) > 0) and np.all((t >= 0) & (t < segments))
+                and np.all((low >= 0) & (count >= 1) & (count <= high - low))
+                and np.all((leb128_bytes >= count) & (leb128_bytes <= 10 * count))
+                and np.all(stored_bytes >= 0))
+
+
+def _index_crc(segments, groups, index):
+    return crc32(np.ascontiguousarray(index, "<i8"),
+                 crc32(np.array([segments, groups], "<i8")))
+
+
+# -- the kernels ---------------------------------------------------------------------------------
+# A group is a slice of `grouped`.  The LEB128 bytes of a gap g: g & 127 | 128 while
+# g >= 128 (then g >>= 7), and g itself last.  The kernels run in one thread: a piece's
+# neighbours fall in a few groups, one of which holds most of the sorting (the others are
+# in order already), and two threads over the groups were no faster on two busy cores.
+
+@jit
+def _sort_groups(grouped, offsets, cuts, counts, sizes):
+    """Sort each group in place and keep its distinct ranks at its start: their number into
+    counts[t], the bytes of their LEB128 gaps into sizes[t] (-1: a rank lies outside
+    [cuts[t], cuts[t + 1]))."""
+    for t in range(offsets.size - 1):
+        group = grouped[offsets[t]:offsets[t + 1]]
+        counts[t] = sizes[t] = 0
+        if group.size == 0:
+            continue
+        _radix_sort(group)
+        if group[0] < np.uint64(cuts[t]) or group[group.size - 1] >= np.uint64(cuts[t + 1]):
+            sizes[t] = -1
+            continue
+        n = size = 0
+        nxt = np.uint64(cuts[t])  # the least rank the next one can be
+        for i in range(group.size):
+            r = group[i]
+            if n and r == group[n - 1]:
+                continue
+            group[n] = r
+            n += 1
+            g = r - nxt
+            size += 1
+            while g >= np.uint64(128):
+                g >>= np.uint64(7)
+                size += 1
+            nxt = r + np.uint64(1)
+        counts[t], sizes[t] = n, size
+
+
+@jit
+def _leb128_groups(grouped, offsets, cuts, counts, starts, out):
+    """The LEB128 gaps of each group's distinct ranks (_sort_groups) into out[starts[t]:]."""
+    for t in range(offsets.size - 1):
+        k = starts[t]
+        nxt = np.uint64(cuts[t])
+        for i in range(offsets[t], offsets[t] + counts[t]):
+            g = grouped[i] - nxt
+            while g >= np.uint64(128):
+                out[k] = np.uint8((g & np.uint64(127)) | np.uint64(128))
+                g >>= np.uint64(7)
+                k += 1
+            out[k] = np.uint8(g)
+            k += 1
+            nxt = grouped[i] + np.uint64(1)
+
+
+@jit
+def _decode_group(data, low, high, out):
+    """The ranks of LEB128 gaps (as _leb128_groups writes them) into out, each checked to
+    lie in [low, high); the bytes used, or -1 when the bytes are not out.size such gaps."""
+    k = 0
+    nxt = low
+    for i in range(out.size):
+        g = np.uint64(0)
+        shift = np.uint64(0)
+        while True:
+            if k == data.size:
+                return -1
+            b = np.uint64(data[k])
+            k += 1
+            if shift == np.uint64(63) and b > np.uint64(1):
+                return -1  # a gap of more than 64 bits
+            g |= (b & np.uint64(127)) << shift
+            if b < np.uint64(128):
+                break
+            shift += np.uint64(7)
+        if nxt >= high or g >= high - nxt:
+            return -1
+        out[i] = nxt + g
+        nxt = out[i] + np.uint64(1)
+    return k
+
+
+@jit
+def _radix_sort(a):
+    """Sort a in place.  An already sorted array (most groups: the neighbours by a move
+    that keeps the order of the piece's ranks) is left as it is; otherwise a least
+    significant digit radix sort of a - min(a), RADIX_BITS a pass, skipping the passes
+    whose digit is the same throughout.  On the 15-puzzle's pieces numpy's sort took 40 to 50
+    ns a neighbour, this 2 to 8 (about 15 a rank on random 33-bit ranks)."""
+    n = a.size
+    if n < 2:
+        return
+    in_order = True
+    lo = hi = a[0]
+    for i in range(1, n):
+        if a[i] < a[i - 1]:
+            in_order = False
+        lo = min(lo, a[i])
+        hi = max(hi, a[i])
+    if in_order:
+        return
+    span = hi - lo
+    scratch = np.empty(n, np.uint64)
+    buckets = 1 << RADIX_BITS
+    mask = np.uint64(buckets - 1)
+    count = np.empty(buckets, np.int64)
+    in_scratch = False
+    shift = np.uint64(0)
+    while shift < np.uint64(64) and (span >> shift) != np.uint64(0):
+        src = scratch if in_scratch else a
+        dst = a if in_scratch else scratch
+        count[:] = 0
+        for i in range(n):
+            count[((src[i] - lo) >> shift) & mask] += 1
+        at = 0
+        same = False
+        for d in range(buckets):
+            c = count[d]
+            same = same or c == n
+            count[d] = at
+            at += c
+        if not same:
+            for i in range(n):
+                d = ((src[i] - lo) >> shift) & mask
+                dst[count[d]] = src[i]
+                count[d] += 1
+            in_scratch = not in_scratch
+        shift += np.uint64(RADIX_BITS)
+    if in_scratch:
+        a[:] = scratch
+
+
+# -- plain-Python references, which the tests compare the kernels with -------------------------
+
+def leb128_reference(ranks, low):
+    """The LEB128 gaps of the distinct values of `ranks` from `low` on, as bytes."""
+    out, nxt = bytearray(), low
+    for r in sorted(set(int(r) for r in ranks)):
+        g, nxt = r - nxt, r + 1
+        while g >= 128:
+            out.append(g & 127 | 128)
+            g >>= 7
+        out.append(g)
+    return bytes(out)
+
+
+def ranks_reference(data, low):
+    """The ranks whose LEB128 gaps from `low` are the bytes `data`."""
+    ranks, nxt, g, shift = [], low, 0, 0
+    for b in data:
+        g |= (b & 127) << shift
+        shift += 7
+        if b < 128:
+            ranks.append(nxt + g)
+            nxt, g, shift = nxt + g + 1, 0, 0
+    return ranks

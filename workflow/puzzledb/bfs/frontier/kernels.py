@@ -126,13 +126,19 @@ def _block_places(tally, offsets):
 
 
 @jit
+def radix_passes(bits):
+    """The passes radix_sort makes over keys of `bits` bits: the fewest of at most 11 bits."""
+    return max(1, (bits + 10) // 11)
+
+
+@jit
 def radix_sort(a, low, bits, spare):
     """Sort a (uint64, every value in [low, low + 2^bits)) by a least-significant-digit radix
     sort of the offsets from low, in the fewest passes of at most 11 bits; spare: an array as
     large as a, used between passes.  The sorted values end in a or in spare: the one
     returned.  (np.sort took 4 to 5 times as long on a merge's segments: docs/benchmarks.md.)"""
     n = a.size
-    passes = max(1, (bits + 10) // 11)
+    passes = radix_passes(bits)
     width = (bits + passes - 1) // passes
     mask = np.uint64((1 << width) - 1)
     count = np.empty((1 << width) + 1, np.int64)

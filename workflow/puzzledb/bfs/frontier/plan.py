@@ -13,6 +13,7 @@ import numpy as np
 from puzzledb import paths
 from puzzledb.errors import PuzzleError
 from puzzledb.bfs.memory import segment_merge_bytes
+from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, PieceFile
 from puzzledb.store.layers import LayerInfo, LayerStore
 
 FANOUT, DONE, LIMIT = "fanout", "done", "limit"  # what a step record says comes next
@@ -185,15 +186,15 @@ class FrontierPlan:
         return need
 
     def _received(self, depth, expanded):
-        """The expanded pieces in the directories `expanded` (each piece's file and where
-        each segment's group starts in it) and the neighbours each segment of depth
-        receives from them all (every merge job of a depth cuts its segments alike, by
-        these, so that the parts carry about equal work)."""
-        pieces = [(path, np.fromfile(path.with_suffix(".offsets"), dtype=np.int64))
-                  for directory in expanded for path in sorted(Path(directory).glob("x*.u64"))]
+        """The expanded pieces in the directories `expanded` (workfiles.PieceFile each) and
+        the distinct neighbours each segment of depth receives from them all (every merge job
+        of a depth cuts its segments alike, by these, so that the parts carry about equal
+        work)."""
+        pieces = [PieceFile(path) for directory in expanded
+                  for path in sorted(Path(directory).glob(f"x*{WORK_SUFFIX}"))]
         received = np.zeros(self.segment_count(depth), dtype=np.int64)
-        for _, o in pieces:
-            received += np.diff(o)
+        for piece in pieces:
+            received += piece.received
         return pieces, received
 
     def _older(self, depth):

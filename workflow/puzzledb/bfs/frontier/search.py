@@ -6,7 +6,9 @@ a graded puzzle) is cut into segments of consecutive ranks.  Depth d becomes dep
 two phases:
 
   expand  the neighbours of layer d, a source segment at a time (in pieces of at most
-          PIECE_STATES states), grouped by the segment they fall in: one file per piece;
+          PIECE_STATES states), grouped by the segment they fall in: one work file per
+          piece, each group sorted, distinct and coded (workfiles.py: about 1 byte a
+          neighbour on the 15-puzzle);
   merge   for each target segment, its group from every expanded piece, made distinct, minus
           the same segment of layers d and d - 1 (a reversible puzzle's neighbours of layer d
           lie in layers d - 1, d and d + 1; a bipartite one's in d - 1 and d + 1, so d - 1 is
@@ -37,7 +39,7 @@ import numpy as np
 from puzzledb.bfs import bitset
 from puzzledb import paths, puzzles
 from puzzledb.compiled import set_threads
-from puzzledb.store.files import atomic_file, write_text
+from puzzledb.store.files import write_text
 from puzzledb.bfs.frontier.kernels import (
     difference_sorted,
     group_by_segment,
@@ -49,6 +51,7 @@ from puzzledb.bfs.frontier.kernels import (
 )
 from puzzledb.bfs.select import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
+from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, write_piece
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
     PIECE_STATES,
@@ -131,11 +134,10 @@ class Frontier:
                     start, stop = offsets[keep.start], offsets[keep.stop]
                     grouped = grouped[start:stop]
                     offsets = np.clip(offsets - start, 0, stop - start)
-                _save(out / f"x{part:05d}.{k:05d}.u64", [grouped])
-                _save(out / f"x{part:05d}.{k:05d}.offsets", [offsets])
-                states += piece.size
                 neighbours += grouped.size
-                written += grouped.nbytes + offsets.nbytes
+                written += write_piece(out / f"x{part:05d}.{k:05d}{WORK_SUFFIX}", grouped,
+                                       offsets, cuts)
+                states += piece.size
         if log is not None:
             log(f"{puzzle.name}: depth {depth}, part {part} of {parts}: {states:,} states "
                 f"expanded into {neighbours:,} neighbours, {written:,} bytes of work files")
@@ -165,8 +167,7 @@ class Frontier:
                     continue
                 low, high = self.plan.segment_range(depth, t)
                 # the segment's group in each piece (file, start, length), read when used
-                groups = [(path, int(o[t]), int(o[t + 1] - o[t]))
-                          for path, o in pieces if o[t + 1] > o[t]]
+                groups = [(piece, t) for piece in pieces if piece.received[t]]
                 known = (layer.ranks_between(low, high) for layer in older)
                 found = _segment_of_layer(groups, int(received[t]), known, low, high)
                 fullest = max(fullest, sum(b.size for b in found))
@@ -473,45 +474,29 @@ class Frontier:
 _HANDED_ON = "handed on"  # what _in_process returns for a depth left to expand/merge jobs
 
 
-def _save(path, blocks):
-    """A work file: the arrays' raw bytes (native order), one after the other, written
-    atomically."""
-    with atomic_file(path) as tmp:
-        with open(tmp, "wb") as f:
-            for block in blocks:
-                block.tofile(f)
-
-
 def _segment_of_layer(groups, total, known, low, high):
-    """The distinct ranks of the groups (work-file ranges of `total` ranks in all) that are
-    in none of the known sorted arrays, sorted, as a list of arrays: through a bitset of
-    [low, high) when it is dense (a group read and marked at a time), else read into one
-    array and sorted (segment_merge_bytes bounds what either way holds)."""
+    """The distinct ranks of the groups ((work file, segment) pairs of `total` ranks in all)
+    that are in none of the known sorted arrays, sorted, as a list of arrays: through a
+    bitset of [low, high) when it is dense (a group read and marked at a time), else read
+    into one array and sorted (segment_merge_bytes bounds what either way holds)."""
     if high - low <= DENSE_RATIO * total:
         bits = np.zeros(words_for(high - low), dtype=np.uint64)
         base = np.uint64(low)
-        for path, start, n in groups:
-            bitset.set_ranks(bits, _read_group(path, start, np.empty(n, dtype=np.uint64)), base)
+        for piece, t in groups:
+            bitset.set_ranks(bits, piece.read_group(t), base)
         for a in known:
             bitset.clear_ranks(bits, a, base)
         return [block + base for block in bitset.iter_ranks(bits)]
     ranks, filled = np.empty(total, dtype=np.uint64), 0
-    for path, start, n in groups:
-        _read_group(path, start, ranks[filled:filled + n])
-        filled += n
+    for piece, t in groups:
+        group = piece.read_group(t)
+        ranks[filled:filled + group.size] = group
+        filled += group.size
     ranks = _sorted(ranks, low, high)
     ranks = ranks[:unique_sorted(ranks)]
     for a in known:
         ranks = ranks[:difference_sorted(ranks, a)]
     return [ranks]
-
-
-def _read_group(path, start, into):
-    """Fill the array `into` with the ranks of a work file from position `start` on."""
-    with open(path, "rb") as f:
-        f.seek(8 * start)
-        f.readinto(memoryview(into))
-    return into
 
 
 def _sorted(a, low, high):

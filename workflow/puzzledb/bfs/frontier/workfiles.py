@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 from isal import isal_zlib
 
+from puzzledb.bfs.frontier.kernels import radix_passes, radix_sort
 from puzzledb.compiled import jit
 from puzzledb.errors import LayerError
 from puzzledb.store.files import atomic_file
@@ -45,7 +46,6 @@ SEGMENT, LOW, HIGH, COUNT, LEB128_BYTES, STORED_BYTES, CRC = range(INDEX_COLUMNS
 # about as many bytes as LEB128 alone.
 DEFLATE_LEVEL = 2
 RAW_DEFLATE = -15  # deflate without zlib's wrapper: the index's CRC-32 checks the bytes
-RADIX_BITS = 11  # bits of the key a pass of the radix sort places (2048 counters)
 
 
 def write_piece(path, grouped, offsets, cuts):
@@ -88,6 +88,9 @@ def write_piece(path, grouped, offsets, cuts):
             for block in stored:
                 f.write(block)
     return HEADER.itemsize + index.nbytes + sum(len(block) for block in stored)
+
+
+WORK_SUFFIX = ".work"  # an expand piece's work file: x{part}.{piece}.work
 
 
 class PieceFile:
@@ -290,10 +293,9 @@ def _decode_group(data, low, high, out):
 @jit
 def _radix_sort(a):
     """Sort a in place.  An already sorted array (most groups: the neighbours by a move
-    that keeps the order of the piece's ranks) is left as it is; otherwise a least
-    significant digit radix sort of a - min(a), RADIX_BITS a pass, skipping the passes
-    whose digit is the same throughout.  On the 15-puzzle's pieces numpy's sort took 40 to 50
-    ns a neighbour, this 2 to 8 (about 15 a rank on random 33-bit ranks)."""
+    that keeps the order of the piece's ranks) is left as it is; otherwise kernels.radix_sort
+    of the span between its least and greatest value.  On the 15-puzzle's pieces numpy's sort
+    took 40 to 50 ns a neighbour, a radix sort 2 to 8."""
     n = a.size
     if n < 2:
         return
@@ -306,34 +308,12 @@ def _radix_sort(a):
         hi = max(hi, a[i])
     if in_order:
         return
-    span = hi - lo
+    bits = 1
+    while bits < 64 and ((hi - lo) >> np.uint64(bits)) != np.uint64(0):
+        bits += 1
     scratch = np.empty(n, np.uint64)
-    buckets = 1 << RADIX_BITS
-    mask = np.uint64(buckets - 1)
-    count = np.empty(buckets, np.int64)
-    in_scratch = False
-    shift = np.uint64(0)
-    while shift < np.uint64(64) and (span >> shift) != np.uint64(0):
-        src = scratch if in_scratch else a
-        dst = a if in_scratch else scratch
-        count[:] = 0
-        for i in range(n):
-            count[((src[i] - lo) >> shift) & mask] += 1
-        at = 0
-        same = False
-        for d in range(buckets):
-            c = count[d]
-            same = same or c == n
-            count[d] = at
-            at += c
-        if not same:
-            for i in range(n):
-                d = ((src[i] - lo) >> shift) & mask
-                dst[count[d]] = src[i]
-                count[d] += 1
-            in_scratch = not in_scratch
-        shift += np.uint64(RADIX_BITS)
-    if in_scratch:
+    radix_sort(a, lo, bits, scratch)
+    if radix_passes(bits) % 2 == 1:  # the sorted values ended in scratch
         a[:] = scratch
 
 

@@ -211,7 +211,10 @@ def main():
                             help=text)
     parser.add_argument("--json", action="store_true", help="print a JSON list, one per nodes")
     args = parser.parse_args()
-    measured = json.loads(args.inputs.read_text()) if args.inputs.exists() else None
+    try:
+        measured = json.loads(args.inputs.read_text()) if args.inputs.exists() else None
+    except (OSError, ValueError) as err:
+        sys.exit(f"scaling_plan: error: cannot read the inputs {args.inputs}: {err}")
     if measured is None:
         print(f"scaling_plan: warning: no {args.inputs}; every cost from the flags",
               file=sys.stderr)

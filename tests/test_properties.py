@@ -261,18 +261,18 @@ def test_any_config_is_accepted_or_refused_with_a_config_error(config):
 def test_the_merges_radix_sort_sorts_like_numpy(low, bits, n, seed):
     """The frontier merge's sort (a radix sort over the bits of a segment's span, in two
     slices merged when large) against np.sort, on spans of 1 to 63 bits."""
-    from puzzledb.bfs.frontier.search import _sorted
+    from puzzledb.bfs.frontier.segment import sorted_ranks
 
     span = min(1 << bits, 2**64 - 1 - low)
     rng = np.random.default_rng(seed)
     values = (np.uint64(low) + rng.integers(0, span, n, dtype=np.uint64, endpoint=False))
-    assert np.array_equal(_sorted(values.copy(), low, low + span), np.sort(values))
+    assert np.array_equal(sorted_ranks(values.copy(), low, low + span), np.sort(values))
 
 
 def test_the_merges_radix_sort_sorts_a_large_segment_in_two_slices():
-    from puzzledb.bfs.frontier.search import _sorted
+    from puzzledb.bfs.frontier.segment import sorted_ranks
 
     rng = np.random.default_rng(5)
     for span in (1000, 2**36, 2**63):
         values = rng.integers(0, span, 1_500_001, dtype=np.uint64) + np.uint64(17)
-        assert np.array_equal(_sorted(values.copy(), 17, 17 + span), np.sort(values))
+        assert np.array_equal(sorted_ranks(values.copy(), 17, 17 + span), np.sort(values))

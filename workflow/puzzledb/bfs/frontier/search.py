@@ -30,7 +30,6 @@ says what comes next; the workflow (workflow/rules/frontier.smk) follows the rec
 import json
 import shutil
 import time
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
@@ -40,17 +39,10 @@ from puzzledb.bfs import bitset
 from puzzledb import paths, puzzles
 from puzzledb.compiled import set_threads
 from puzzledb.store.files import write_text
-from puzzledb.bfs.frontier.kernels import (
-    difference_sorted,
-    group_by_segment,
-    layer_neighbours,
-    mark_neighbours,
-    merge_sorted,
-    radix_sort,
-    unique_sorted,
-)
+from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours, mark_neighbours
 from puzzledb.bfs.select import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
+from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, write_piece
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
@@ -58,12 +50,9 @@ from puzzledb.bfs.memory import (
     PROCESS_OVERHEAD_MB,
     dense_depth_bytes,
     search_mib,
-    words_for,
 )
 from puzzledb.store.layers import LayerError
 from puzzledb.store.parts import PartedLayer, PartError, part_path
-
-SORT_THREADS = 2
 
 
 class Frontier:
@@ -169,7 +158,7 @@ class Frontier:
                 # the segment's group in each piece (file, start, length), read when used
                 groups = [(piece, t) for piece in pieces if piece.received[t]]
                 known = (layer.ranks_between(low, high) for layer in older)
-                found = _segment_of_layer(groups, int(received[t]), known, low, high)
+                found = segment_of_layer(groups, int(received[t]), known, low, high)
                 fullest = max(fullest, sum(b.size for b in found))
                 yield from found
 
@@ -472,46 +461,3 @@ class Frontier:
 
 
 _HANDED_ON = "handed on"  # what _in_process returns for a depth left to expand/merge jobs
-
-
-def _segment_of_layer(groups, total, known, low, high):
-    """The distinct ranks of the groups ((work file, segment) pairs of `total` ranks in all)
-    that are in none of the known sorted arrays, sorted, as a list of arrays: through a
-    bitset of [low, high) when it is dense (a group read and marked at a time), else read
-    into one array and sorted (segment_merge_bytes bounds what either way holds)."""
-    if high - low <= DENSE_RATIO * total:
-        bits = np.zeros(words_for(high - low), dtype=np.uint64)
-        base = np.uint64(low)
-        for piece, t in groups:
-            bitset.set_ranks(bits, piece.read_group(t), base)
-        for a in known:
-            bitset.clear_ranks(bits, a, base)
-        return [block + base for block in bitset.iter_ranks(bits)]
-    ranks, filled = np.empty(total, dtype=np.uint64), 0
-    for piece, t in groups:
-        group = piece.read_group(t)
-        ranks[filled:filled + group.size] = group
-        filled += group.size
-    ranks = _sorted(ranks, low, high)
-    ranks = ranks[:unique_sorted(ranks)]
-    for a in known:
-        ranks = ranks[:difference_sorted(ranks, a)]
-    return [ranks]
-
-
-def _sorted(a, low, high):
-    """a (every value in [low, high)) sorted: by radix_sort, in SORT_THREADS threads (the
-    kernel runs without the GIL) on as many slices, then merged; one more array as large
-    as a in all (segment_merge_bytes)."""
-    bits = max(1, int(high - low - 1).bit_length())
-    spare = np.empty_like(a)
-    if a.size < (1 << 20):
-        return radix_sort(a, low, bits, spare)
-    cuts = np.linspace(0, a.size, SORT_THREADS + 1).astype(np.int64)
-    slices = [slice(int(i), int(j)) for i, j in zip(cuts[:-1], cuts[1:])]
-    with ThreadPoolExecutor(SORT_THREADS) as pool:
-        done = list(pool.map(lambda s: radix_sort(a[s], low, bits, spare[s]), slices))
-    # every slice took as many passes: all sorted in a, or all in spare; merged into the other
-    into = spare if np.shares_memory(done[0], a) else a
-    merge_sorted(done[0], done[1], into)
-    return into

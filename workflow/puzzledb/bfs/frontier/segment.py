@@ -1,0 +1,62 @@
+"""The merge of one segment of the frontier search (search.py's merge): the neighbours the
+segment received, made distinct, minus the same segment of the older layers, through a
+bitset of the segment's range when it is dense, else sorted by a radix sort in two threads.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from puzzledb.bfs import bitset
+from puzzledb.bfs.frontier.kernels import (
+    difference_sorted,
+    merge_sorted,
+    radix_sort,
+    unique_sorted,
+)
+from puzzledb.bfs.memory import DENSE_RATIO, words_for
+
+SORT_THREADS = 2
+
+
+def segment_of_layer(groups, total, known, low, high):
+    """The distinct ranks of the groups ((work file, segment) pairs of `total` ranks in all)
+    that are in none of the known sorted arrays, sorted, as a list of arrays: through a
+    bitset of [low, high) when it is dense (a group read and marked at a time), else read
+    into one array and sorted (segment_merge_bytes bounds what either way holds)."""
+    if high - low <= DENSE_RATIO * total:
+        bits = np.zeros(words_for(high - low), dtype=np.uint64)
+        base = np.uint64(low)
+        for piece, t in groups:
+            bitset.set_ranks(bits, piece.read_group(t), base)
+        for a in known:
+            bitset.clear_ranks(bits, a, base)
+        return [block + base for block in bitset.iter_ranks(bits)]
+    ranks, filled = np.empty(total, dtype=np.uint64), 0
+    for piece, t in groups:
+        group = piece.read_group(t)
+        ranks[filled:filled + group.size] = group
+        filled += group.size
+    ranks = sorted_ranks(ranks, low, high)
+    ranks = ranks[:unique_sorted(ranks)]
+    for a in known:
+        ranks = ranks[:difference_sorted(ranks, a)]
+    return [ranks]
+
+
+def sorted_ranks(a, low, high):
+    """a (every value in [low, high)) sorted: by radix_sort, in SORT_THREADS threads (the
+    kernel runs without the GIL) on as many slices, then merged; one more array as large
+    as a in all (segment_merge_bytes)."""
+    bits = max(1, int(high - low - 1).bit_length())
+    spare = np.empty_like(a)
+    if a.size < (1 << 20):
+        return radix_sort(a, low, bits, spare)
+    cuts = np.linspace(0, a.size, SORT_THREADS + 1).astype(np.int64)
+    slices = [slice(int(i), int(j)) for i, j in zip(cuts[:-1], cuts[1:])]
+    with ThreadPoolExecutor(SORT_THREADS) as pool:
+        done = list(pool.map(lambda s: radix_sort(a[s], low, bits, spare[s]), slices))
+    # every slice took as many passes: all sorted in a, or all in spare; merged into the other
+    into = spare if np.shares_memory(done[0], a) else a
+    merge_sorted(done[0], done[1], into)
+    return into

@@ -233,20 +233,6 @@ class LayerStore:
         return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
                          listed)
 
-    def part_entries(self, depth):
-        """write_part's entries of the parts of stored layer `depth`, read from the part files
-        (a PartError names one that is missing or bad)."""
-        with self.open_layer(depth) as layer:
-            entries = []
-            for q in range(layer.parts):
-                part = layer.part(q)
-                entries.append(dict(count=part.count, crc32=part.crc32,
-                                    bytes=part.path.stat().st_size,
-                                    low=int(layer.bounds[q]), high=int(layer.bounds[q + 1]),
-                                    first_segment=int(layer.segments[q]),
-                                    last_segment=int(layer.segments[q + 1])))
-        return entries
-
     def open_layer(self, depth):
         path = self.path(depth)
         if not path.exists():

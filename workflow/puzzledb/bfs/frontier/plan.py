@@ -15,6 +15,7 @@ from puzzledb.errors import PuzzleError
 from puzzledb.bfs.memory import segment_merge_bytes
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, PieceFile
 from puzzledb.store.layers import LayerInfo, LayerStore
+from puzzledb.store.parts import MAX_PARTS
 
 FANOUT, DONE, LIMIT = "fanout", "done", "limit"  # what a step record says comes next
 # A reference layer balances the segments (FrontierPlan.cuts) when it holds at least this
@@ -144,8 +145,9 @@ class FrontierPlan:
         return np.minimum(lookup, cuts.size - 2).astype(np.int64), shift
 
     def fan_out(self, count):
-        """Jobs of each kind for expanding a layer of `count` states."""
-        return int(min(self.segments, max(1, math.ceil(count / self.job_states))))
+        """Jobs of each kind for expanding a layer of `count` states (at most the segments,
+        and at most the MAX_PARTS parts a layer file maps)."""
+        return int(min(self.segments, MAX_PARTS, max(1, math.ceil(count / self.job_states))))
 
     @staticmethod
     def share(total, part, parts):

@@ -4,6 +4,7 @@ published per-depth table; and the same engine on eleven (no depth limit) agains
 in-memory engine's layers.
 
     python benchmarks/bench_frontier.py [--depth 28] [--eleven] [--cores 4] [--keep DIR]
+        [--job-states N]
 
 Prints the wall time, each depth's count (checked against OEIS A089484), the bytes on disk
 per state, and the largest peak RSS of any job (Snakemake's benchmark files); writes DIR/run.json
@@ -75,12 +76,16 @@ def main():
     parser.add_argument("--eleven", action="store_true",
                         help="also build eleven sparse (16 segments) and in memory, and compare")
     parser.add_argument("--keep", help="work here instead of a temporary directory")
+    parser.add_argument("--job-states", type=int,
+                        help="config job_states for the 15-puzzle's build (default: the config's)")
     args = parser.parse_args()
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench-frontier-"))
     shutil.rmtree(work / "results", ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
     (work / "run.json").unlink(missing_ok=True)
     config = {"puzzles": ["fifteen"], "depth_limit": {"fifteen": args.depth}}
+    if args.job_states:
+        config["job_states"] = args.job_states
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     seconds, load = workflow(work, config, args.cores)
     (work / "run.json").write_text(json.dumps({

@@ -8,6 +8,7 @@ Two kept runs of `benchmarks/bench_frontier.py --keep DIR`, one before the parts
 after, give the two files (the same depth: the layers are equal).
 """
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "workflow"))
 from puzzledb.store.parts import open_layer_file  # noqa: E402
 
-single, parted = sys.argv[1:3]
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("single", help="a layer file written in one piece")
+parser.add_argument("parted", help="the same layer written in parts (its map)")
+args = parser.parse_args()
+single, parted = args.single, args.parted
 rng = np.random.default_rng(0)
 with open_layer_file(single) as a:
     q = np.sort(rng.choice(a.ranks(0, 20_000_000), 10_000))

@@ -35,6 +35,7 @@ class Workflow:
         self.results = config["results"]
         self.checkpoints = checkpoints
         self.plans = search_plans(config)
+        self._frontier_plans = {}  # puzzle -> FrontierPlan (frontier_plan)
 
     # -- what is built ------------------------------------------------------------------------
     def symmetric_puzzles(self):
@@ -109,11 +110,15 @@ class Workflow:
 
     # -- the frontier search ------------------------------------------------------------------
     def frontier_plan(self, puzzle):
-        plan = self.plans[puzzle]
-        return FrontierPlan(puzzles.get(puzzle), paths.layers(self.results, puzzle),
-                            paths.frontier_work(self.results, puzzle),
-                            segments=plan.segments, job_states=self.config["job_states"],
-                            depth_limit=plan.depth_limit)
+        """The puzzle's FrontierPlan, one for the run: it keeps each depth's segment cuts,
+        read from a layer file once, not again for every merge job's mem_mb."""
+        if puzzle not in self._frontier_plans:
+            plan = self.plans[puzzle]
+            self._frontier_plans[puzzle] = FrontierPlan(
+                puzzles.get(puzzle), paths.layers(self.results, puzzle),
+                paths.frontier_work(self.results, puzzle), segments=plan.segments,
+                job_states=self.config["job_states"], depth_limit=plan.depth_limit)
+        return self._frontier_plans[puzzle]
 
     def search_plan(self, wildcards):
         """The puzzle's bfs.select.SearchPlan as a frontier job's params.plan: segments and

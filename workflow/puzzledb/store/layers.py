@@ -187,19 +187,18 @@ class LayerStore:
     def path(self, depth):
         return self.directory / layer_name(depth)
 
-    def write_layer(self, depth, chunks, count):
-        """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count`."""
+    def write_layer(self, depth, chunks, count, exact=True):
+        """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count` (at
+        most `count` when not `exact`)."""
         path = self.path(depth)
         count, crc = write_ranks(path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
-                                 self.definition_hash, f"layer {depth}")
+                                 self.definition_hash, f"layer {depth}", exact)
         return LayerInfo(depth, count, crc, path.stat().st_size)
 
-    def write_layer_upto(self, depth, chunks, bound):
-        """Write layer `depth` from sorted uint64 arrays totalling at most `bound` ranks."""
-        path = self.path(depth)
-        count, crc = write_ranks(path, chunks, bound, dict(puzzle=self.puzzle.name, depth=depth),
-                                 self.definition_hash, f"layer {depth}", exact=False)
-        return LayerInfo(depth, count, crc, path.stat().st_size)
+    def remove(self, depth):
+        """Remove layer `depth`: its file and, if it was written in parts, its parts."""
+        self.path(depth).unlink(missing_ok=True)
+        shutil.rmtree(self.path(depth).with_suffix(".parts"), ignore_errors=True)
 
     def write_part(self, depth, part, parts, chunks, bound, low, high, segments):
         """Write part `part` of `parts` of layer `depth` (parts.py): at most `bound` sorted
@@ -224,11 +223,11 @@ class LayerStore:
             with Layer(part_path(self.directory, depth, q, len(parts))) as part:
                 if (part.count, part.crc32) != (entry["count"], entry["crc32"]):
                     raise PartError(f"part file {part.path} holds {part.count:,} ranks with "
-                                    f"CRC-32 {part.crc32:08x}, not the part written", depth, q)
+                                    f"CRC-32 {part.crc32:08x}, not the part written", depth, q,
+                                    part.path)
         path = self.path(depth)
-        count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth,
-                                                     definition_hash=self.definition_hash),
-                                   parts)
+        count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth),
+                                   self.definition_hash, parts)
         listed = [{k: entry[k] for k in ("count", "crc32", "bytes")} for entry in parts]
         return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
                          listed)
@@ -276,10 +275,11 @@ class LayerStore:
         if expected is not None and expected.parts is not None and info.parts is not None:
             for q, (mine, listed) in enumerate(zip(info.parts, expected.parts)):
                 if (mine["count"], mine["crc32"]) != (listed["count"], listed["crc32"]):
-                    raise PartError(f"corrupt part file {self.path(depth)}'s part {q}: "
-                                    f"{mine['count']:,} ranks with CRC-32 {mine['crc32']:08x}, "
-                                    f"the manifest lists {listed['count']:,} with "
-                                    f"{listed['crc32']:08x}", depth, q)
+                    path = part_path(self.directory, depth, q, len(info.parts))
+                    raise PartError(f"corrupt part file {path}: {mine['count']:,} ranks with "
+                                    f"CRC-32 {mine['crc32']:08x}, the manifest lists "
+                                    f"{listed['count']:,} with {listed['crc32']:08x}", depth, q,
+                                    path)
         if expected is not None and (info.count, info.crc32) != (expected.count,
                                                                  expected.crc32):
             raise LayerError(
@@ -326,15 +326,15 @@ class LayerStore:
                 self.check_layer(depth, info, read)
         except PartError as err:
             where = f"part {err.part} of layer {err.depth} is bad"
-            path = part_path(self.directory, err.depth, err.part, self._parts_of(err.depth))
             if not repair:
                 advice = f"`puzzledb verify {name} --repair` removes it and the manifest"
             else:
-                path.unlink(missing_ok=True)
+                err.path.unlink(missing_ok=True)
                 self.manifest_path().unlink(missing_ok=True)
                 advice = (f"removed it and the manifest: the next build (snakemake, or "
                           f"`puzzledb build {name}`) rebuilds that part alone")
-            raise PartError(f"{name}: {where}: {err}; {advice}", err.depth, err.part) from None
+            raise PartError(f"{name}: {where}: {err}; {advice}", err.depth, err.part,
+                            err.path) from None
         except LayerError as err:
             where = (f"layer {err.depth} is bad" if err.depth is not None
                      else "the manifest is bad")
@@ -358,11 +358,6 @@ class LayerStore:
                 f"{have}): a build is running or was stopped, finish it with snakemake or "
                 f"`puzzledb build {name}`")
         return Verified(name, len(expected), total, time.perf_counter() - started)
-
-    def _parts_of(self, depth):
-        """How many parts the stored layer `depth` maps."""
-        with PartedLayer(self.path(depth)) as layer:
-            return layer.parts
 
     def _layers_present(self):
         """How many layer files 0, 1, ... are present in a row."""

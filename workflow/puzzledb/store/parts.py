@@ -26,7 +26,7 @@ from isal import isal_zlib
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import part_name
-from puzzledb.puzzles.base import FORMAT_VERSION
+from puzzledb.store import integrity
 from puzzledb.store.files import atomic_file
 from puzzledb.store.layer import CHUNK, Layer, read_identity
 
@@ -36,11 +36,11 @@ MAX_PARTS = 999  # part_QQQofPPP.h5; a layer's parts are merge jobs, config `sha
 
 class PartError(LayerError):
     """A part of a layer written in parts that is missing, corrupt or not the one its layer
-    maps: `part` is its number, `depth` the layer's."""
+    maps: `part` is its number, `path` its file, `depth` the layer's."""
 
-    def __init__(self, message, depth, part):
+    def __init__(self, message, depth, part, path):
         super().__init__(message, depth)
-        self.part = part
+        self.part, self.path = part, Path(path)
 
 
 def part_path(directory, depth, part, parts):
@@ -62,10 +62,11 @@ def open_layer_file(path):
     return PartedLayer(path) if is_parted(path) else Layer(path)
 
 
-def write_mapping(path, depth, attrs, parts):
+def write_mapping(path, depth, attrs, definition_hash, parts):
     """Write the layer file at `path` (atomically) over its parts: `parts` a list of dicts,
     in order, each with count, crc32, low, high, first_segment, last_segment (as the part
-    files' attributes say).  The layer's (count, CRC-32)."""
+    files' attributes say); `attrs` beside count, parts and integrity's stamp.  The layer's
+    (count, CRC-32)."""
     count = sum(p["count"] for p in parts)
     crc = 0
     for p in parts:
@@ -88,8 +89,8 @@ def write_mapping(path, depth, attrs, parts):
                 [parts[0]["first_segment"]] + [p["last_segment"] for p in parts], dtype=np.int64))
             f.create_dataset("part_crc32", data=np.array([p["crc32"] for p in parts],
                                                          dtype=np.uint32))
-            f.attrs.update(attrs, count=count, crc32=crc, parts=total,
-                           format_version=FORMAT_VERSION)
+            f.attrs.update(attrs, count=count, parts=total,
+                           **integrity.stamp(crc, definition_hash))
     return count, crc
 
 
@@ -143,11 +144,11 @@ class PartedLayer:
             return self._open[q]
         path = self.part_path(q)
         if not path.exists():
-            raise PartError(f"missing part file {path} of layer {self.depth}", self.depth, q)
+            raise PartError(f"missing part file {path} of layer {self.depth}", self.depth, q, path)
         try:
             layer = Layer(path)
         except LayerError as err:
-            raise PartError(str(err), self.depth, q) from None
+            raise PartError(str(err), self.depth, q, path) from None
         with h5py.File(path, "r") as f:
             attrs = dict(f.attrs)
         expected = (self.puzzle, self.depth, self.definition_hash, q, self.parts,
@@ -161,7 +162,7 @@ class PartedLayer:
             raise PartError(f"corrupt part file {path}: it is not part {q} of {self.parts} of "
                             f"{self.puzzle} layer {self.depth} as {self.path.name} maps it "
                             f"({self.part_count(q):,} ranks, CRC-32 "
-                            f"{int(self.part_crc32[q]):08x})", self.depth, q)
+                            f"{int(self.part_crc32[q]):08x})", self.depth, q, path)
         self._open[q] = layer
         if len(self._open) > OPEN_PARTS:
             self._open.pop(next(iter(self._open))).close()
@@ -174,7 +175,7 @@ class PartedLayer:
         except PartError:
             raise
         except LayerError as err:
-            raise PartError(str(err), self.depth, q) from None
+            raise PartError(str(err), self.depth, q, self.part_path(q)) from None
 
     # -- Layer's interface ----------------------------------------------------------------------
     def ranks(self, start=0, stop=None):
@@ -244,7 +245,7 @@ class PartedLayer:
                 first, last = int(part.ranks(0, 1)[0]), int(part.ranks(part.count - 1)[0])
                 if first < int(self.bounds[q]) or last >= int(self.bounds[q + 1]):
                     raise PartError(f"corrupt part file {self.part_path(q)}: ranks outside its "
-                                    f"range", self.depth, q)
+                                    f"range", self.depth, q, self.part_path(q))
             crc = isal_zlib.crc32_combine(crc, part.crc32, 8 * part.count)
         if crc != self.crc32:
             raise LayerError(f"corrupt layer file {self.path}: its parts' CRC-32 {crc:08x}, "

@@ -1,4 +1,4 @@
-"""How a frontier search (search.py) is cut into jobs, with no compiled code so that the
+"""How a frontier search (search.py) is cut into jobs, compiling nothing, so that the
 workflow can plan it when it parses: the segments of the rank space, the fan-out of a depth,
 the parts of a fanned-out depth, the work files, and the step records that chain the jobs.
 """
@@ -83,9 +83,9 @@ class FrontierPlan:
 
         Balanced by the layer whose ranks are spread as depth's will be, its reference
         (_reference): the segments are cut at its quantiles, so that each holds about an equal
-        share of it, and then each cut in two or more where it spans more than
-        `segments` times the ranks of an equal cut (a region the reference has not reached
-        yet may fill at this depth).  With no reference (the first depths, a graded puzzle),
+        share of it, and then each cut in two or more where it spans more than SPAN_LIMIT
+        equal segments' ranks (a region the reference has not reached yet may fill at this
+        depth).  With no reference (the first depths, a graded puzzle),
         equal ranges of ranks.  Every job of a depth computes the same cuts from the same
         file, and does it once (they are kept)."""
         if depth not in self._cuts:
@@ -111,12 +111,9 @@ class FrontierPlan:
                 quantiles = np.array([layer.ranks(w, w + 1)[0] for w in wanted])
         cuts = np.unique(np.concatenate([[0], quantiles.astype(np.int64), [size]]))
         widest = SPAN_LIMIT * -(-size // self.segments)  # ceil
-        spans = np.diff(cuts)
-        split = np.flatnonzero(spans > widest)
-        if split.size:
-            extra = [np.arange(cuts[i] + widest, cuts[i + 1], widest) for i in split]
-            cuts = np.unique(np.concatenate([cuts, *extra]))
-        return cuts
+        extra = [np.arange(cuts[i] + widest, cuts[i + 1], widest)
+                 for i in np.flatnonzero(np.diff(cuts) > widest)]
+        return np.unique(np.concatenate([cuts, *extra]))
 
     def _reference(self, depth):
         """The depth whose layer's ranks balance depth's segments: depth - 2 for a bipartite

@@ -52,7 +52,7 @@ from puzzledb.bfs.memory import (
     search_mib,
 )
 from puzzledb.store.layers import LayerError
-from puzzledb.store.parts import PartedLayer, PartError, part_path
+from puzzledb.store.parts import PartedLayer, PartError
 
 
 class Frontier:
@@ -165,18 +165,14 @@ class Frontier:
         bound = int(received[segments.start:segments.stop].sum())
         try:
             if whole:
-                info = self.store.write_layer_upto(depth, blocks(), bound)
+                info = self.store.write_layer(depth, blocks(), bound, exact=False)
                 if info.count == 0:
-                    self.store.path(depth).unlink()
+                    self.store.remove(depth)
                     return None
                 return info
-            low = self.plan.segment_range(depth, segments.start)[0] if segments else None
-            high = self.plan.segment_range(depth, segments.stop - 1)[1] if segments else None
-            if not segments:  # an empty part: where the next one starts
-                low = high = self.plan.cuts(depth)[min(segments.start,
-                                                       self.plan.segment_count(depth))]
-            entry = self.store.write_part(depth, part, parts, blocks(), bound, low, high,
-                                          segments)
+            cuts = self.plan.cuts(depth)  # the part's ranks: its segments' (none: empty)
+            entry = self.store.write_part(depth, part, parts, blocks(), bound,
+                                          cuts[segments.start], cuts[segments.stop], segments)
         finally:
             for layer in older:
                 layer.close()
@@ -192,7 +188,7 @@ class Frontier:
         entries = [json.loads((Path(directory) / "part.json").read_text())
                    for directory in merged]
         if sum(e["count"] for e in entries) == 0:
-            shutil.rmtree(self.store.path(depth).with_suffix(".parts"), ignore_errors=True)
+            self.store.remove(depth)
             return None
         return self.store.write_parted(depth, entries)
 
@@ -220,20 +216,20 @@ class Frontier:
                              f"layer lists {count:,} and {crc:08x}: the layers before it are "
                              f"not those it was built from", depth)
 
-    def restore_parts(self, depth, log=print):
+    def restore_parts(self, depth, bad=(), log=print):
         """Rebuild alone each part of stored layer `depth` that is missing or is not the
-        part its map lists (a layer in one file: nothing to do)."""
+        part its map lists, and the parts `bad` (a layer in one file: nothing to do).  A
+        rebuilt part replaces the file atomically."""
         with self.store.open_layer(depth) as layer:
             if not isinstance(layer, PartedLayer):
                 return
-            lost = []
+            lost = set(bad)
             for q in range(layer.parts):
                 try:
                     layer.part(q)
                 except PartError:
-                    lost.append(q)
-        for q in lost:
-            part_path(self.store.directory, depth, q, layer.parts).unlink(missing_ok=True)
+                    lost.add(q)
+        for q in sorted(lost):
             self.rebuild_part(depth, q, log)
 
     # -- a step ------------------------------------------------------------------------------
@@ -412,20 +408,14 @@ class Frontier:
             return None
         try:
             self.restore_parts(depth)
-            return self.store.check_layer(depth)
-        except PartError as err:  # a part that does not read back whole
-            part_path(self.store.directory, depth, err.part,
-                      self.store._parts_of(depth)).unlink(missing_ok=True)
             try:
-                self.restore_parts(depth)
                 return self.store.check_layer(depth)
-            except LayerError:
-                pass
+            except PartError as err:  # a part whose data does not read back whole
+                self.restore_parts(depth, bad=[err.part])
+                return self.store.check_layer(depth)
         except LayerError:
-            pass
-        self.store.path(depth).unlink(missing_ok=True)
-        shutil.rmtree(self.store.path(depth).with_suffix(".parts"), ignore_errors=True)
-        return None
+            self.store.remove(depth)
+            return None
 
     def build(self, log=print):
         """The whole chain in this process, the jobs of a fanned-out depth one after the
@@ -451,7 +441,7 @@ class Frontier:
         --repair`, or by hand) is rebuilt alone first."""
         for info in record.layers:
             if info.parts is not None:
-                self.restore_parts(info.depth, log)
+                self.restore_parts(info.depth, log=log)
         for directory in self.work.glob("d*"):  # left empty by the work files' removal
             if directory.is_dir() and not any(directory.iterdir()):
                 directory.rmdir()

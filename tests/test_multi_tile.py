@@ -70,20 +70,57 @@ def test_the_multi_tile_kernel_gives_the_boards_the_rule_gives(goal):
         prev = rank
 
 
+def plain_layers(puzzle):
+    """Layer sizes by a plain-Python BFS over boards, with the rule as stated."""
+    start = tuple(puzzle.goal.tolist())
+    seen, layer, sizes = {start}, [start], []
+    while layer:
+        sizes.append(len(layer))
+        nxt = []
+        for board in layer:
+            for moved in multi_tile_moves(board, puzzle.width):
+                moved = tuple(moved)
+                if moved not in seen:
+                    seen.add(moved)
+                    nxt.append(moved)
+        layer = nxt
+    return sizes
+
+
+@pytest.mark.parametrize("width, height, goal", [
+    (2, 4, "12 34 56 70"),  # four rows: a jump of three cells, through the spare bitset
+    (2, 4, "11 22 31 30"),  # repeated pieces (the pool kernels), four rows
+    (3, 3, "112 203 344"),  # repeated pieces, three rows
+    (4, 2, "1234 5670"),  # two rows: no jump along the column goes on
+])
+def test_the_plane_jumps_find_the_layers_of_a_plain_search(tmp_path, width, height, goal):
+    puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
+    assert type(puzzle.layer_expansion()).__name__ == "PlaneJumpExpansion"
+    assert layer_counts(puzzle, tmp_path) == plain_layers(puzzle)
+
+
+def test_the_plane_jumps_go_backward_on_the_last_layers(tmp_path):
+    puzzle = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
+    expansion = puzzle.layer_expansion()
+    puzzle.layer_expansion = lambda: expansion
+    assert layer_counts(puzzle, tmp_path) == MULTI_3X3
+    assert expansion.directions[0] == "forward" and expansion.directions[-1] == "backward"
+
+
 def test_multi_tile_moves_have_no_move_parity_and_no_manhattan_bound():
     single = SlidingPuzzle("s", 3, 3, "123 456 780")
     multi = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
     assert single.bipartite and not multi.bipartite
     assert multi.heuristics() == {}
-    assert type(multi.layer_expansion()).__name__ == "MultiTileExpansion"
     assert "metric" not in single.definition()  # single-tile layers keep their hash
     assert multi.definition_hash() != SlidingPuzzle("m", 3, 3, "123 456 780").definition_hash()
 
 
-def test_the_frontier_search_finds_the_in_memory_layers_of_the_multi_tile_3x3(tmp_path):
+@pytest.mark.parametrize("width, height, goal", [(3, 3, "123 456 780"), (2, 4, "12 34 56 70")])
+def test_the_frontier_search_finds_the_in_memory_layers(tmp_path, width, height, goal):
     from puzzledb.bfs import select
 
-    puzzle = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
+    puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
     plan = select.choose(puzzle, memory_mb=1024, shards=4)
     select.build(puzzle, tmp_path / "frontier", tmp_path / "work", plan, threads=2,
                  job_states=20000, progress=False, log=lambda m: None)

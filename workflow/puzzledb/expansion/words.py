@@ -1,15 +1,18 @@
 """The compiled word operations of the expansion protocol (see the package's docstring): the
 CUR states of a two-bit word, marking states NEXT with an exact count when threads race,
-whether a run of words holds a flagged sub-block, and set_bit, the one write into the bitset
+whether a run of words holds a flagged sub-block, the CUR and UNSEEN counts a layer
+expansion weighs forward against backward by, and set_bit, the one write into the bitset
 of a level.  The engine's generic step (bfs/twobit.py) and a family's layer expansion use
 the same ones, inlined into their loops."""
 
 import numpy as np
 
 from puzzledb.compiled import jit
+from numba import prange
+
 from puzzledb.compiled.bitops import atomic_or, popcount
 from puzzledb.compiled.bitops import set_bit  # noqa: F401  (the bitset's write, re-exported)
-from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT, twobit_words
 
 
 @jit(inline="always")
@@ -85,3 +88,21 @@ def units_active(flags, w0, w1):
         if flags[k]:
             return True
     return False
+
+
+@jit(parallel=True)
+def _count_cur_unseen(a):
+    cur = 0
+    unseen = 0
+    for w in prange(a.size):
+        v = a[w]
+        cur += popcount(v & (v >> ONE) & LANES)
+        unseen += popcount(~(v | (v >> ONE)) & LANES)
+    return cur, unseen
+
+
+def cur_and_unseen(a, size):
+    """The CUR and the UNSEEN states of the two-bit array a of `size` states: what an
+    expansion that can go backward (every UNSEEN state looks for a CUR neighbour) weighs."""
+    cur, unseen = _count_cur_unseen(a)
+    return int(cur), int(unseen) - (twobit_words(size) * STATES_PER_WORD - int(size))

@@ -18,9 +18,15 @@ from numba import prange
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
-from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT, twobit_words
-from puzzledb.expansion.words import cur_lanes, lanes_within, mark_next_lanes, units_active
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, set_bit
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
+from puzzledb.expansion.words import (
+    cur_and_unseen,
+    cur_lanes,
+    lanes_within,
+    mark_next_lanes,
+    units_active,
+)
 from puzzledb.puzzles.permutation.puzzle import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
@@ -159,19 +165,6 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
 
 
 @jit(parallel=True)
-def count_cur_unseen(a):
-    """The CUR and the UNSEEN lanes of the array (the padding of the last word counts as
-    unseen)."""
-    cur = 0
-    unseen = 0
-    for w in prange(a.size):
-        v = a[w]
-        cur += popcount(v & (v >> ONE) & LANES)
-        unseen += popcount(~(v | (v >> ONE)) & LANES)
-    return cur, unseen
-
-
-@jit(parallel=True)
 def mark_ranks(ranks, bits, t, starts):
     """Set in bits every neighbour of the ranks (blocks of them from starts)."""
     for k in prange(starts.size - 1):
@@ -195,8 +188,7 @@ class RowExpansion:
         self.directions = []  # 'forward' or 'backward', depth by depth (benchmarks, tests)
 
     def expand(self, state, level):
-        cur, unseen = count_cur_unseen(state.words)
-        unseen -= twobit_words(self.tables.size) * STATES_PER_WORD - int(self.tables.size)
+        cur, unseen = cur_and_unseen(state.words, self.tables.size)
         if unseen < BACKWARD * cur:
             self.directions.append("backward")
             state.run(expand_backward, state.words, state.next_flags, self.found,

@@ -18,7 +18,7 @@ from puzzledb.compiled.bitops import lowest_bit, pdep
 from puzzledb.compiled import jit
 from puzzledb.expansion import ONE
 from puzzledb.puzzles.ranking import FACTORIAL
-from puzzledb.puzzles.sliding.plane_kernels import register
+from puzzledb.puzzles.sliding.plane_kernels import DOWN, UP, register
 
 FactoredTables = namedtuple(
     "FactoredTables",
@@ -207,11 +207,15 @@ def _scratch(t):
 
 
 @jit(inline="always")
-def _start(t, b, trackers):
+def _start(t, b, trackers, directions):
     """Plane b's constants: (whether it has a vertical move, b, the parity of its blank's
-    cell, then per move, down and up, its target plane (-1: none), kind, hi block size and
-    suffix table offset)."""
+    cell, then per move, down and up, its target plane (-1: none, or not asked for in
+    directions), kind, hi block size and suffix table offset)."""
     to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
+    if directions & DOWN == 0:
+        to0 = -1
+    if directions & UP == 0:
+        to1 = -1
     for j in range(2):
         trackers[j, STATE] = -1  # no hi block decoded yet
     trackers[0, BASE] = -block0  # the first state is in a block of its own

@@ -61,13 +61,14 @@ class PlaneExpansion:
         mark_planes(ranks, bits, self.tables, *runs_for(ranks, self.plane, self.cells))
 
 
-def units_for(cells, plane, total_words, unit_words=UNIT_WORDS):
-    """Each plane's words cut into runs of unit_words: three int64 arrays (plane, first
-    word, stop word); a word shared by two planes is in a unit of each."""
+def units_for(cells, plane, total_words, unit_words=UNIT_WORDS, per_word=STATES_PER_WORD):
+    """Each plane's words (of per_word states: the two-bit array's, or 64 of a bitset) cut
+    into runs of unit_words: three int64 arrays (plane, first word, stop word); a word
+    shared by two planes is in a unit of each."""
     units = []
     for b in range(cells):
-        first = b * plane // STATES_PER_WORD
-        stop = min(total_words, ((b + 1) * plane - 1) // STATES_PER_WORD + 1)
+        first = b * plane // per_word
+        stop = min(total_words, ((b + 1) * plane - 1) // per_word + 1)
         units += [(b, w, min(stop, w + unit_words)) for w in range(first, stop, unit_words)]
     return tuple(np.array(column, dtype=np.int64) for column in zip(*units))
 
@@ -123,16 +124,19 @@ def _horizontal_bits(bits, r, plane, col, width):
 # to state: numba's analysis of parallel loops fails on a tuple carried around a loop.
 
 _VERTICAL = {}  # tables type -> (scratch, start, moves) of its family
+DOWN, UP, BOTH = 1, 2, 3  # the vertical moves a sweep asks plane_start for
 
 
 def register(tables_type, scratch, start, moves):
     """Make a piece family's vertical moves known to the sweeps, for tables of tables_type
     (a namedtuple class): three compiled functions, inline="always", with these arguments:
     scratch(t) -> the trackers of one thread's sweep, one array;
-    start(t, b, trackers) -> the constants of plane b, a tuple of integers whose first is
-    true if the plane has a vertical move; the trackers set for the plane's first state;
+    start(t, b, trackers, directions) -> the constants of plane b, a tuple of integers whose
+    first is true if the plane has a vertical move among `directions` (DOWN, UP or BOTH: the
+    moves asked for); the trackers set for the plane's first state;
     moves(t, q, constants, trackers) -> the ranks after the move down and after the move up
-    (-1: no such move) of state q of the plane, q not below the state asked about before."""
+    (-1: no such move, or not asked for) of state q of the plane, q not below the state
+    asked about before."""
     _VERTICAL[tables_type] = (scratch, start, moves)
 
 
@@ -148,7 +152,7 @@ def plane_scratch(t):
     raise NotImplementedError("called from compiled code only")
 
 
-def plane_start(t, b, trackers):
+def plane_start(t, b, trackers, directions):
     raise NotImplementedError("called from compiled code only")
 
 
@@ -162,7 +166,7 @@ def _scratch_of(t):
 
 
 @overload(plane_start, inline="always")
-def _start_of(t, b, trackers):
+def _start_of(t, b, trackers, directions):
     return _vertical(t, 1)
 
 
@@ -189,7 +193,7 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
         hi = lo + plane
         col = b % width
         trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers)
+        constants = plane_start(t, b, trackers, BOTH)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             lanes = _plane_lanes(a, w, lo, hi)
@@ -222,7 +226,7 @@ def mark_planes(ranks, bits, t, run_first, run_stop):
         lo = b * plane
         col = b % width
         trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers)
+        constants = plane_start(t, b, trackers, BOTH)
         for i in range(first, run_stop[k]):
             r = np.int64(ranks[i])
             _horizontal_bits(bits, r, plane, col, width)

@@ -14,7 +14,7 @@ from puzzledb.compiled.bitops import pdep, pext
 from puzzledb.compiled import jit
 from puzzledb.expansion import ONE
 from puzzledb.puzzles.ranking import combination_masks
-from puzzledb.puzzles.sliding.plane_kernels import register
+from puzzledb.puzzles.sliding.plane_kernels import DOWN, UP, register
 
 PoolTables = namedtuple(
     "PoolTables",
@@ -27,7 +27,7 @@ PoolTables = namedtuple(
 
 
 def pool_tables(puzzle):
-    base = puzzle.tables()  # sliding.MultisetTables
+    base = puzzle.multiset_tables()
     k = base.counts.size
     offsets = np.zeros(k, np.int64)
     pieces = []
@@ -106,17 +106,17 @@ def _scratch(t):
 
 
 @jit(inline="always")
-def _start(t, b, trackers):
+def _start(t, b, trackers, directions):
     """Plane b's constants: (whether it has a vertical move, b, whether a piece moves down
-    into it, whether one moves up)."""
+    into it, whether one moves up: each only if asked for in directions)."""
     trackers[FREE, 1] = np.int64(((ONE << np.uint64(t.cells)) - ONE) & ~(ONE << np.uint64(b)))
     trackers[START, 0] = 0
     trackers[STOP, 0] = t.plane
     for c in range(1, t.classes):
         trackers[STOP, c] = 0  # no digit kept
     row = b // t.width
-    down = row < t.height - 1
-    up = row > 0
+    down = row < t.height - 1 and directions & DOWN != 0
+    up = row > 0 and directions & UP != 0
     return down | up, b, down, up
 
 

@@ -16,6 +16,7 @@ from math import factorial, prod
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+from puzzledb.expansion import words_for
 from puzzledb.puzzles.base import SEPARATORS, Puzzle, TilePartition, format_rows
 from puzzledb.puzzles.ranking import (
     combination_masks,
@@ -45,6 +46,14 @@ RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal
 MultiTileTables = namedtuple("MultiTileTables", "adjacent half_factorial parity_of_blank counts "
                              "weights distinct width")
 METRICS = ("single-tile", "multi-tile")
+
+
+def kept_bitsets(height):
+    """Bitsets of the whole space the multi-tile plane expansion (multi_kernels.
+    PlaneJumpExpansion) keeps: the states one cell down and up of a jump along the column
+    that can go on (from three rows), and a spare for its next cell (from four)."""
+    return 0 if height < 3 else 2 if height == 3 else 3
+
 
 # The plane expansion (distinct_kernels.py) of distinct tiles splits the rank around the
 # reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
@@ -149,6 +158,11 @@ class SlidingPuzzle(Puzzle):
         if self.distinct:
             return PermutationTables(self.adjacent, np.int64(self.half_factorial),
                                      self.parity_of_blank, self.goal)
+        return self.multiset_tables()
+
+    def multiset_tables(self):
+        """The MultisetTables of repeated pieces (the single-tile kernels' tables, and the
+        pool kernels' base in either metric)."""
         k = self.counts.size
         pools = np.array([self.cells - self.counts[0] - self.counts[1:c].sum()
                           for c in range(k)], dtype=np.int64)
@@ -166,22 +180,26 @@ class SlidingPuzzle(Puzzle):
     # a whole word of states moves to the next plane at once.  See plane_kernels.py.
 
     def layer_expansion(self):
-        """The plane kernels; multi-tile moves: multi_kernels.MultiTileExpansion (state by
-        state, each board decoded from the one before); None for a board whose tables would
-        be too large (the engine then expands state by state)."""
-        if self.multi_tile:
-            return self.compiled.multi_kernels.MultiTileExpansion(self)
+        """The plane kernels; multi-tile moves: multi_kernels.PlaneJumpExpansion (the plane
+        kernels composed), or MultiTileExpansion (state by state) without plane tables; None
+        for a single-tile board whose tables would be too large (the engine then expands
+        state by state)."""
+        kernels = self.compiled
         if self.plane_plan is None:
-            return None
-        return self.compiled.plane_expansion(self)
+            return kernels.multi_kernels.MultiTileExpansion(self) if self.multi_tile else None
+        if self.multi_tile:
+            return kernels.multi_kernels.PlaneJumpExpansion(kernels.plane_expansion(self), self)
+        return kernels.plane_expansion(self)
 
     def expansion_bytes(self):
         plan = self.plane_plan
-        if self.multi_tile or plan is None:
+        if plan is None:
             return 0
-        if self.distinct:
-            return 8 * sum(entries for _, _, entries, _ in plan.suffixes)
-        return 4 * sum(1 << p for p in plan)
+        tables = (8 * sum(entries for _, _, entries, _ in plan.suffixes) if self.distinct else
+                  4 * sum(1 << p for p in plan))
+        if self.multi_tile:  # PlaneJumpExpansion's bitsets of the whole space
+            tables += kept_bitsets(self.height) * 8 * words_for(self.size)
+        return tables
 
     @cached_property
     def plane_plan(self):

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from published_figures import FIFTEEN_CORNER  # noqa: E402
 from puzzledb import puzzles  # noqa: E402
-from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, SKEW, mb_of  # noqa: E402
+from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, SKEW, mb_of, merge_window_bytes  # noqa: E402
 
 INPUTS = ROOT / "benchmarks" / "scaling_inputs.json"
 RAW_NEIGHBOUR_BYTES = 8  # a neighbour in an uncoded work file: a raw uint64
@@ -110,7 +110,7 @@ def merge_job_bytes(puzzle, count, segments, skew):
     `segments`: memory.frontier_job_bytes's merge term with `skew` for its SKEW."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, skew * count / segments)
-    return int(16 * moves * share + 16 * share) + EXTRACT_BUFFER_BYTES
+    return int(merge_window_bytes(moves, share)) + EXTRACT_BUFFER_BYTES
 
 
 def plan(nodes, x, cores=16, node_gib=64, stage_s=33, link_gbs=1.0, layers=FIFTEEN_CORNER):

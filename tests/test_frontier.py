@@ -26,7 +26,7 @@ from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
 from puzzledb.bfs.frontier.search import Frontier
-from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, SPARSE_SEGMENTS
+from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, SPARSE_SEGMENTS
 from puzzledb.store.layers import LayerStore
 
 
@@ -96,8 +96,9 @@ def test_a_step_hands_a_depth_whose_merge_exceeds_its_memory_on_to_merge_jobs(de
                                                                               tmp_path):
     frontier = Frontier(puzzles.get("eight"), tmp_path / "layers", tmp_path / "frontier", 4,
                         10**9)
-    # bytes besides the extraction buffer: the first depths' merges fit, the wider ones do not
-    frontier.budget = EXTRACT_BUFFER_BYTES + 64 * 1024
+    # bytes besides the extraction buffer, 64 KiB for each segment a merge holds at once: the
+    # first depths' merges fit, the wider ones do not
+    frontier.budget = EXTRACT_BUFFER_BYTES + (MERGE_WINDOW + 1) * 64 * 1024
     messages = []
     frontier.build(log=messages.append)
     assert layers_of(tmp_path / "layers") == layers_of(dense / "eight")

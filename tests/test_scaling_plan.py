@@ -160,10 +160,11 @@ def test_the_plan_takes_the_measured_inputs_and_a_flag_over_them(tmp_path):
     assert row["disk_layers_tb"] == pytest.approx(total * 1.6 / 1e12)
     # expanding depth 53: 3 neighbours a state at 2 bytes each
     assert row["work_widest_tb"] == pytest.approx(widest * 3 * 2 / 1e12)
-    # a merge job of 2,048 segments holds 1.5 shares at (16 x 4 moves + 16) bytes a state:
-    # 45.9 GB, fits 64 GiB; 1,024 would need 91.9 GB
-    assert row["segments"] == 2048
-    held = int(1.5 * widest / 2048 * 80) + 2**14 * 64 * 8
+    # a merge job holds three segments (two merged at once, one written) of 1.5 shares at
+    # (16 x 4 moves + 16) bytes a state: with 8,192 segments 34.5 GB, fits 64 GiB; 4,096
+    # would need 68.9 GB
+    assert row["segments"] == 8192
+    held = int(3 * 1.5 * widest / 8192 * 80) + 2**14 * 64 * 8
     assert row["merge_gib"] == pytest.approx((int(held / 2**20) + 1 + 256) / 1024)
     assert row["job_states"] == math.ceil(widest / 16) and row["widest_jobs"] == 16
     assert row["node_h"] == pytest.approx(row["wall_h"] * 16)

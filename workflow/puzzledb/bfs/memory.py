@@ -42,6 +42,7 @@ SKEW = 2
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
 #                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
+MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (search.py)
 
 
 def search_bytes(puzzle):
@@ -73,23 +74,30 @@ def job_mb(puzzle):
 def frontier_job_bytes(puzzle, count, segments):
     """Bytes one frontier job holds when it works on a layer of `count` states cut into
     `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
-    grouped by segment, the neighbour counts), a merge job one segment's incoming neighbours
-    (twice, to sort them) and the same segment of the two layers before."""
+    grouped by segment, the neighbour counts) and the grouped neighbours of the piece before
+    (its work file being written), a merge job its segments in flight (merge_window_bytes)."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
-    expand = piece * (16 * moves + 16)
-    merge = 16 * moves * share + 16 * share
-    return int(max(expand, merge)) + EXTRACT_BUFFER_BYTES
+    expand = piece * (16 * moves + 16) + piece * moves * 8
+    return int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+
+
+def merge_window_bytes(moves, share):
+    """Bytes a merge holds for segments of at most `share` new states, each of which
+    receives about `moves` neighbours a new state: MERGE_WINDOW segments being merged and
+    the one being written, each its incoming neighbours (twice, to sort them) and the same
+    segment of the two layers before."""
+    return (MERGE_WINDOW + 1) * (16 * moves * share + 16 * share)
 
 
 def segment_merge_bytes(received, known, span):
     """Bytes the merge of one segment holds: the `received` neighbour ranks read into one
     array and sorted into another (or a bitset of the segment's `span` ranks when it is
     dense, and the ranks it yields), and the `known` ranks of the same segment of the two
-    layers before; and one extraction buffer."""
+    layers before.  A merge holds MERGE_WINDOW + 1 segments and one extraction buffer."""
     dense = span // 8 if span <= DENSE_RATIO * received else 0
-    return 16 * int(received) + 8 * int(known) + int(dense) + EXTRACT_BUFFER_BYTES
+    return 16 * int(received) + 8 * int(known) + int(dense)
 
 
 def dense_depth_bytes(size, expansion_bytes=0):

@@ -12,7 +12,7 @@ import numpy as np
 
 from puzzledb import paths
 from puzzledb.errors import PuzzleError
-from puzzledb.bfs.memory import segment_merge_bytes
+from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, PieceFile
 from puzzledb.store.layers import LayerInfo, LayerStore
 from puzzledb.store.parts import MAX_PARTS
@@ -168,7 +168,8 @@ class FrontierPlan:
     def merge_bytes(self, depth, part, parts, expanded):
         """What merge(depth, part, parts, expanded) holds at most besides the process,
         computed from the expanded pieces on disk (segment_merge_bytes of its largest
-        segment), so that a job's need is known before it starts."""
+        segment, MERGE_WINDOW + 1 times: the segments in flight, and one extraction buffer),
+        so that a job's need is known before it starts."""
         _, received = self._received(depth, expanded)
         older = self._older(depth)
         need = 0
@@ -182,7 +183,7 @@ class FrontierPlan:
         finally:
             for layer in older:
                 layer.close()
-        return need
+        return (MERGE_WINDOW + 1) * need + EXTRACT_BUFFER_BYTES
 
     def _received(self, depth, expanded):
         """The expanded pieces in the directories `expanded` (workfiles.PieceFile each) and

@@ -30,6 +30,8 @@ says what comes next; the workflow (workflow/rules/frontier.smk) follows the rec
 import json
 import shutil
 import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
@@ -46,6 +48,7 @@ from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, write_piece
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
+    MERGE_WINDOW,
     PIECE_STATES,
     PROCESS_OVERHEAD_MB,
     dense_depth_bytes,
@@ -107,7 +110,10 @@ class Frontier:
         cuts = self.plan.cuts(depth)
         lookup, shift = self.plan.segment_lookup(depth)
         states = neighbours = written = 0
-        with self.store.open_layer(source) as layer:
+        # a piece's work file is written (sorted, coded: one thread) in a thread of its own
+        # while the next piece's neighbours are found: two pieces held at most
+        writer, writing = ThreadPoolExecutor(1), None
+        with self.store.open_layer(source) as layer, writer:
             positions = self.plan.share(layer.count, part, parts)
             for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
                 piece = layer.ranks(first, min(positions.stop, first + PIECE_STATES))
@@ -124,9 +130,13 @@ class Frontier:
                     grouped = grouped[start:stop]
                     offsets = np.clip(offsets - start, 0, stop - start)
                 neighbours += grouped.size
-                written += write_piece(out / f"x{part:05d}.{k:05d}{WORK_SUFFIX}", grouped,
-                                       offsets, cuts)
+                if writing is not None:
+                    written += writing.result()
+                writing = writer.submit(write_piece, out / f"x{part:05d}.{k:05d}{WORK_SUFFIX}",
+                                        grouped, offsets, cuts)
                 states += piece.size
+            if writing is not None:
+                written += writing.result()
         if log is not None:
             log(f"{puzzle.name}: depth {depth}, part {part} of {parts}: {states:,} states "
                 f"expanded into {neighbours:,} neighbours, {written:,} bytes of work files")
@@ -149,20 +159,33 @@ class Frontier:
         older = self.plan._older(depth)
         fullest = 0
 
+        def merged(t):
+            low, high = self.plan.segment_range(depth, t)
+            # the segment's group in each piece (file, start, length), read in the worker;
+            # the older layers here (a Layer is not shared between threads)
+            groups = [(piece, t) for piece in pieces if piece.received[t]]
+            known = [layer.ranks_between(low, high) for layer in older]
+            return pool.submit(segment_of_layer, groups, int(received[t]), known, low, high)
+
         def blocks():
+            # MERGE_WINDOW segments merged at once in as many threads (the kernels run
+            # without the GIL), taken in order while the writer compresses the one before
             nonlocal fullest
+            window = deque()
             for t in segments:
-                if received[t] == 0:
-                    continue
-                low, high = self.plan.segment_range(depth, t)
-                # the segment's group in each piece (file, start, length), read when used
-                groups = [(piece, t) for piece in pieces if piece.received[t]]
-                known = (layer.ranks_between(low, high) for layer in older)
-                found = segment_of_layer(groups, int(received[t]), known, low, high)
+                if received[t]:
+                    window.append(merged(t))
+                if len(window) == MERGE_WINDOW or (window and t == segments.stop - 1):
+                    found = window.popleft().result()
+                    fullest = max(fullest, sum(b.size for b in found))
+                    yield from found
+            while window:
+                found = window.popleft().result()
                 fullest = max(fullest, sum(b.size for b in found))
                 yield from found
 
         bound = int(received[segments.start:segments.stop].sum())
+        pool = ThreadPoolExecutor(MERGE_WINDOW)
         try:
             if whole:
                 info = self.store.write_layer(depth, blocks(), bound, exact=False)
@@ -174,6 +197,7 @@ class Frontier:
             entry = self.store.write_part(depth, part, parts, blocks(), bound,
                                           cuts[segments.start], cuts[segments.stop], segments)
         finally:
+            pool.shutdown(cancel_futures=True)
             for layer in older:
                 layer.close()
         if log is not None:

@@ -39,7 +39,7 @@ import numpy as np
 
 from puzzledb.bfs import bitset
 from puzzledb import paths, puzzles
-from puzzledb.compiled import set_threads
+from puzzledb.compiled import concurrent_parallel_kernels, set_threads
 from puzzledb.store.files import write_text
 from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours, mark_neighbours
 from puzzledb.bfs.select import FRONTIER
@@ -185,7 +185,7 @@ class Frontier:
                 yield from found
 
         bound = int(received[segments.start:segments.stop].sum())
-        pool = ThreadPoolExecutor(MERGE_WINDOW)
+        pool = ThreadPoolExecutor(MERGE_WINDOW if concurrent_parallel_kernels() else 1)
         try:
             if whole:
                 info = self.store.write_layer(depth, blocks(), bound, exact=False)

@@ -6,6 +6,7 @@ import pytest
 from puzzledb import puzzles
 from puzzledb.errors import BoardError
 from puzzledb.bfs.frontier.kernels import layer_neighbours
+from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 from checkers import slides
 from seed_figures import FIFTEEN_3COLOUR_SEED_RANKS
@@ -95,13 +96,21 @@ def test_an_eight_board_of_the_wrong_parity_is_refused_as_unreachable():
         puzzles.get("eight").parse("213 456 780")
 
 
-@pytest.mark.parametrize("name", ["eight", "eleven", "fifteen"])
+OTHER_SHAPES = {"5x3": ("12345 6789a bcde0", 5, 3), "2x5": ("12 34 56 78 90", 2, 5)}
+
+
+@pytest.mark.parametrize("name", ["eight", "eleven", "fifteen", *OTHER_SHAPES])
 @pytest.mark.parametrize("density", [0.9, 0.05, 1e-4, 1e-9])
 def test_neighbours_of_ascending_ranks_decoded_from_the_one_before_are_each_boards(name,
                                                                                    density):
     # layer_neighbours decodes each rank from where it differs from the one before
-    # (neighbours_after); every state's neighbours must be those of its own board
-    puzzle = puzzles.get(name)
+    # (neighbours_after) and ranks a vertical move from the board's Lehmer digits; every
+    # state's neighbours must be those of its own board, ranked by the plain rank
+    if name in OTHER_SHAPES:
+        goal, width, height = OTHER_SHAPES[name]
+        puzzle = SlidingPuzzle(name, width, height, goal)
+    else:
+        puzzle = puzzles.get(name)
     rng = np.random.default_rng(5)
     span = min(puzzle.size, max(6000, int(6000 / density)))
     low = int(rng.integers(0, puzzle.size - span + 1))

@@ -161,13 +161,13 @@ def _is_plain_tuple(t):
         t, (types.NamedTuple, types.NamedUniTuple))
 
 
-@overload(neighbours, jit_options=dict(nogil=True))
+@overload(neighbours, jit_options=dict(nogil=True), inline="always")
 def _neighbours(rank, level, out, work, tables):
     kernel = _kernel("neighbours", tables)
     return lambda rank, level, out, work, tables: kernel(rank, level, out, work, tables)
 
 
-@overload(neighbours_after, jit_options=dict(nogil=True))
+@overload(neighbours_after, jit_options=dict(nogil=True), inline="always")
 def _neighbours_after(rank, prev, level, out, work, tables):
     kernel = _KERNELS["neighbours_after"].get(getattr(tables, "instance_class", None))
     if kernel is None:

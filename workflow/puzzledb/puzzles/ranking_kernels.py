@@ -104,17 +104,19 @@ def permutation_rank(board, half_factorial):
 
 @jit
 def permutation_unrank(rank, half_factorial, parity_of_blank, out):
-    permutation_unrank_after(rank, -1, half_factorial, parity_of_blank, out, out[:0])
+    permutation_unrank_after(rank, -1, half_factorial, parity_of_blank, out, out[:0], out[:0])
 
 
 @jit(inline="always")
-def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, memo):
-    """permutation_unrank of rank into out, where out and memo hold what this function left
-    there for prev, a smaller rank (prev < 0: nothing).  Ranks in ascending order share a
-    prefix of Lehmer digits; only the digits after it are decoded again.  memo holds
-    3 * (out.size - 1) int64: per tile position j, the Lehmer code's value of the digits
-    before j, the tiles they use (a bit mask) and their sum; or nothing (size 0: a rank
-    decoded on its own, as permutation_unrank does).
+def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, memo,
+                             digits):
+    """permutation_unrank of rank into out, where out, memo and digits hold what this
+    function left there for prev, a smaller rank (prev < 0: nothing).  Ranks in ascending
+    order share a prefix of Lehmer digits; only the digits after it are decoded again.  memo
+    holds 3 * (out.size - 1) int64: per tile position j, the Lehmer code's value of the
+    digits before j, the tiles they use (a bit mask) and their sum; or nothing (size 0: a
+    rank decoded on its own, as permutation_unrank does).  digits (out.size - 1 int64, or
+    none) receives the board's Lehmer digits, the odd twin's included.
 
     The tiles read in cell order, the blank skipped, are a permutation whose Lehmer code is
     2 * (rank mod half_factorial) or one more, whichever has the parity the blank's cell
@@ -131,27 +133,31 @@ def permutation_unrank_after(rank, prev, half_factorial, parity_of_blank, out, m
         while start > 0 and lehmer - memo[start] >= FACTORIAL[t - start]:
             start -= 1
     if start == 0:
-        base, used, digits = 0, np.uint64(0), 0
+        base, used, total = 0, np.uint64(0), 0
         out[blank] = 0
     else:
-        base, used, digits = memo[start], np.uint64(memo[t + start]), memo[2 * t + start]
+        base, used, total = memo[start], np.uint64(memo[t + start]), memo[2 * t + start]
     rest = lehmer - base
     for j in range(start, t):
         if keep:
             memo[j] = lehmer - rest
             memo[t + j] = np.int64(used)
-            memo[2 * t + j] = digits
+            memo[2 * t + j] = total
         weight = FACTORIAL[t - 1 - j]
         d = rest // weight
         rest -= d * weight
-        digits += d
+        total += d
+        if digits.size:
+            digits[j] = d
         # the d-th smallest tile not used yet: deposit bit d onto the unused tiles
         v = np.int64(lowest_bit(pdep(np.uint64(1) << np.uint64(d), ~used)))
         used |= np.uint64(1) << np.uint64(v)
         out[j if j < blank else j + 1] = v + 1
-    if (digits & 1) != parity_of_blank[blank]:
+    if (total & 1) != parity_of_blank[blank]:
         last = t - 1 if t - 1 < blank else t
         before_last = t - 2 if t - 2 < blank else t - 1
         v = out[last]
         out[last] = out[before_last]
         out[before_last] = v
+        if digits.size:
+            digits[t - 2] = 1  # the odd twin: the code's lowest digit

@@ -16,6 +16,7 @@ from puzzledb import compiled
 from puzzledb.compiled.bitops import pdep, pext
 from puzzledb.compiled.bounds import LowerBound
 from puzzledb.compiled import jit
+from puzzledb.puzzles.ranking import FACTORIAL
 from puzzledb.puzzles.ranking_kernels import (
     combination_index,
     multiset_rank,
@@ -98,12 +99,12 @@ def _sideways(rank, s, weight, adjacent, out):
     return k
 
 
-@jit
+@jit(inline="always")
 def permutation_neighbours(rank, level, out, work, t):
     return _permutation_neighbours(rank, -1, out, work, 0, t)
 
 
-@jit
+@jit(inline="always")
 def permutation_neighbours_after(rank, prev, level, out, work, t):
     """The neighbours of rank when work holds what the call for prev left (prev < 0:
     nothing): the board is decoded from the digits it does not share with prev's."""
@@ -112,24 +113,56 @@ def permutation_neighbours_after(rank, prev, level, out, work, t):
 
 @jit(inline="always")
 def _permutation_neighbours(rank, prev, out, work, memo, t):
-    """The neighbours of rank, its board decoded into work and memo words after it kept
-    for the next rank (none: a rank on its own, whose callers need not pay for them)."""
+    """The neighbours of rank, its board and Lehmer digits decoded into work and memo words
+    after them kept for the next rank (none: a rank on its own, whose callers need not pay
+    for them)."""
     cells = t.adjacent.shape[0]
     s = rank // t.half_factorial
     k = _sideways(rank, s, t.half_factorial, t.adjacent, out)
     board = work[:cells]
+    digits = work[cells + memo:cells + memo + cells - 1]
     permutation_unrank_after(rank, prev, t.half_factorial, t.parity_of_blank, board,
-                             work[cells:cells + memo])
+                             work[cells:cells + memo], digits)
     for d in range(2, 4):  # up and down: one tile moves past width - 1 others
         n = t.adjacent[s, d]
         if n >= 0:
-            board[s] = board[n]
-            board[n] = 0
-            out[k] = permutation_rank(board, t.half_factorial)
-            board[n] = board[s]
-            board[s] = 0
+            out[k] = _vertical(rank, s, n, board, digits, t)
             k += 1
     return k
+
+
+@jit(inline="always")
+def _vertical(rank, s, n, board, digits, t):
+    """The rank after the tile on cell n (above or below the blank's cell s) moves into s:
+    in reading order (the blank skipped) a window of `width` tiles turns, so only its
+    Lehmer digits change, computed from the board and its digits; the halved code's lost
+    bit is the lowest digit (the odd twin's 1)."""
+    tiles = digits.size
+    half = t.half_factorial
+    code = 2 * (rank - s * half) + digits[tiles - 2]
+    delta = 0
+    smaller = 0
+    if n > s:  # down: reading positions s..s+w-1 (cells s+1..s+w), the last to the front
+        a, e = s, n - 1
+        x = board[n]
+        for i in range(a, e):
+            bigger = 1 if board[i + 1] > x else 0
+            smaller += 1 - bigger
+            d = digits[i]
+            delta += (d - bigger) * FACTORIAL[tiles - 2 - i] - d * FACTORIAL[tiles - 1 - i]
+        d = digits[e]
+        delta += (d + smaller) * FACTORIAL[tiles - 1 - a] - d * FACTORIAL[tiles - 1 - e]
+    else:  # up: reading positions n..s-1 (the same cells), the first to the end
+        a, e = n, s - 1
+        y = board[n]
+        for i in range(a + 1, e + 1):
+            less = 1 if board[i] < y else 0
+            smaller += less
+            d = digits[i]
+            delta += (d + 1 - less) * FACTORIAL[tiles - i] - d * FACTORIAL[tiles - 1 - i]
+        d = digits[a]
+        delta += (d - smaller) * FACTORIAL[tiles - 1 - e] - d * FACTORIAL[tiles - 1 - a]
+    return n * half + ((code + delta) >> 1)
 
 
 @jit

@@ -72,7 +72,8 @@ def _multi_tile(rank, prev, out, work, memo, t, along_row=True):
     plane = t.half_factorial if t.distinct else t.weights[0]
     s = rank // plane
     if t.distinct:
-        permutation_unrank_after(rank, prev, t.half_factorial, t.parity_of_blank, board, memo)
+        permutation_unrank_after(rank, prev, t.half_factorial, t.parity_of_blank, board, memo,
+                                 memo[:0])
     else:
         multiset_unrank(rank, t.counts, t.weights, board)
     k = 0

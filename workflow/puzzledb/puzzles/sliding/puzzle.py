@@ -129,11 +129,12 @@ class SlidingPuzzle(Puzzle):
 
     @property
     def work_size(self):
-        # distinct tiles: the board and, per tile, three numbers that let the next rank in
-        # order be decoded from where this one differs (permutation_unrank_after)
+        # distinct tiles: the board, per tile three numbers that let the next rank in order
+        # be decoded from where this one differs (permutation_unrank_after) and its Lehmer
+        # digit, from which a vertical move's rank is computed (kernels._vertical)
         if self.multi_tile and not self.distinct:
             return self.cells
-        return 4 * self.cells - 3 if self.distinct else 2 * self.counts.size
+        return 5 * self.cells - 4 if self.distinct else 2 * self.counts.size
 
     def definition(self):
         definition = {

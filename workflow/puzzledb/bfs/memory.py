@@ -74,12 +74,13 @@ def job_mb(puzzle):
 def frontier_job_bytes(puzzle, count, segments):
     """Bytes one frontier job holds when it works on a layer of `count` states cut into
     `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
-    grouped by segment, the neighbour counts) and the grouped neighbours of the piece before
-    (its work file being written), a merge job its segments in flight (merge_window_bytes)."""
+    grouped by segment, the neighbour counts), the grouped neighbours of the piece before
+    (its work file being written) and the ranks of the piece after (being read), a merge job
+    its segments in flight (merge_window_bytes)."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
-    expand = piece * (16 * moves + 16) + piece * moves * 8
+    expand = piece * (16 * moves + 16) + piece * moves * 8 + piece * 8
     return int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
 
 

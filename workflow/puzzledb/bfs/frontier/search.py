@@ -32,6 +32,7 @@ import shutil
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from threading import Lock
 from functools import cached_property
 from pathlib import Path
 
@@ -110,13 +111,22 @@ class Frontier:
         cuts = self.plan.cuts(depth)
         lookup, shift = self.plan.segment_lookup(depth)
         states = neighbours = written = 0
-        # a piece's work file is written (sorted, coded: one thread) in a thread of its own
-        # while the next piece's neighbours are found: two pieces held at most
-        writer, writing = ThreadPoolExecutor(1), None
-        with self.store.open_layer(source) as layer, writer:
+        # the next piece is read and the last one's work file written (sorted, coded: one
+        # thread) each in a thread of its own while a piece's neighbours are found
+        reader, writer, writing = ThreadPoolExecutor(1), ThreadPoolExecutor(1), None
+        with self.store.open_layer(source) as layer, reader, writer:
             positions = self.plan.share(layer.count, part, parts)
-            for k, first in enumerate(range(positions.start, positions.stop, PIECE_STATES)):
-                piece = layer.ranks(first, min(positions.stop, first + PIECE_STATES))
+            firsts = range(positions.start, positions.stop, PIECE_STATES)
+
+            def read(k):  # the reader's thread alone uses the layer meanwhile
+                first = firsts[k]
+                return layer.ranks(first, min(positions.stop, first + PIECE_STATES))
+
+            reading = reader.submit(read, 0) if firsts else None
+            for k in range(len(firsts)):
+                piece = reading.result()
+                if k + 1 < len(firsts):
+                    reading = reader.submit(read, k + 1)
                 found = np.empty(piece.size * moves, dtype=np.int64)
                 counts = np.empty(piece.size, dtype=np.int64)
                 layer_neighbours(piece, np.int64(self.plan.level(source)), tables, moves, work,
@@ -159,13 +169,14 @@ class Frontier:
         older = self.plan._older(depth)
         fullest = 0
 
-        def merged(t):
+        reading = Lock()  # a Layer is read by one thread at a time
+
+        def merge_segment(t):
             low, high = self.plan.segment_range(depth, t)
-            # the segment's group in each piece (file, start, length), read in the worker;
-            # the older layers here (a Layer is not shared between threads)
             groups = [(piece, t) for piece in pieces if piece.received[t]]
-            known = [layer.ranks_between(low, high) for layer in older]
-            return pool.submit(segment_of_layer, groups, int(received[t]), known, low, high)
+            with reading:
+                known = [layer.ranks_between(low, high) for layer in older]
+            return segment_of_layer(groups, int(received[t]), known, low, high)
 
         def blocks():
             # MERGE_WINDOW segments merged at once in as many threads (the kernels run
@@ -174,7 +185,7 @@ class Frontier:
             window = deque()
             for t in segments:
                 if received[t]:
-                    window.append(merged(t))
+                    window.append(pool.submit(merge_segment, t))
                 if len(window) == MERGE_WINDOW or (window and t == segments.stop - 1):
                     found = window.popleft().result()
                     fullest = max(fullest, sum(b.size for b in found))

@@ -64,6 +64,14 @@ def nonnegative(text):
     return value
 
 
+def positive(text):
+    """An integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
 def _parser():
     default = defaults()  # the config schema's: one place for every default
     parser = _Parser(
@@ -148,6 +156,9 @@ def _parser():
     p.add_argument("--batch", default=None, metavar="FILE",
                    help="solve every board of FILE (one a line) by tree search; one line "
                         "board:length:route each, in input order")
+    p.add_argument("--threads", type=positive, default=1, metavar="N",
+                   help="with --batch: solve N boards at a time, one a thread (default 1); "
+                        "the output keeps the input order")
     p.add_argument("--goal", default=None, metavar="GOAL",
                    help="boards are written for this goal instead of the puzzle's, e.g. "
                         "the literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
@@ -201,8 +212,12 @@ def run(args, out=sys.stdout):
         print(f"rank space    {puzzle.rank_space()}", file=out)
         print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
               file=out)
-        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
-              f"by segment)", file=out)
+        if puzzle.ranks_fit:
+            print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
+                  f"mode: bounded by segment)", file=out)
+        else:
+            print("search memory none: ranks beyond 64 bits, no database (tree search)",
+                  file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
@@ -212,15 +227,7 @@ def run(args, out=sys.stdout):
                          else "") + f", in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
-        partitions = puzzle.additive_partitions()
-        if partitions:
-            from puzzledb.solvers import additive
-
-            built = additive.built(puzzle, args.results)
-            print("additive pdbs " + ", ".join(
-                f"{name} ({'built' if name in built else 'not built'}: "
-                f"{'+'.join(str(len(g)) for g in partition.groups)} tiles)"
-                for name, partition in partitions.items()), file=out)
+        _additive_info(puzzle, args, out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": _solve}
@@ -244,6 +251,28 @@ def run(args, out=sys.stdout):
                       f"{args.depth} were kept, drawn at random", file=sys.stderr)
             for board in boards:
                 print(board, file=out)
+
+
+def _additive_info(puzzle, args, out):
+    """info: the named additive partitions and those built, each with what its build needs
+    before it starts (each table job's mem_mb and estimated time on config `threads`)."""
+    from puzzledb.solvers import additive
+    from puzzledb.solvers.memory import pattern_build_seconds, pattern_job_mb
+
+    built = additive.built(puzzle, args.results)
+    names = list(puzzle.additive_partitions()) + [n for n in built
+                                                   if n not in puzzle.additive_partitions()]
+    threads = defaults()["threads"]
+    for name in names:
+        partition = puzzle.additive_partition(name)
+        cells = partition.width * partition.height
+        sizes = [len(g) for g in partition.groups]
+        seconds = sum(pattern_build_seconds(cells, k, threads) for k in sizes)
+        print(f"additive pdbs {name} ({'built' if name in built else 'not built'}: "
+              f"{'+'.join(map(str, sizes))} tiles; build: {len(sizes)} table jobs, the "
+              f"largest mem_mb {max(pattern_job_mb(cells, k) for k in sizes):,}, about "
+              f"{f'{seconds / 60:.0f} min' if seconds >= 60 else f'{seconds:.0f} s'} on "
+              f"{threads} threads)", file=out)
 
 
 def _decode(puzzle, args, out):
@@ -313,7 +342,11 @@ def _solve(puzzle, args, out):
 
     # a malformed board is the first thing to report
     boards = read_boards(args.batch, given) if args.batch else [given(_board(args))]
-    tree = args.search or args.heuristic or args.all or args.batch or args.goal
+    if args.threads > 1 and not args.batch:
+        raise SearchError("--threads is for --batch: one board is searched on one thread")
+    # a puzzle beyond 64-bit ranks has no database: tree search it is
+    tree = (args.search or args.heuristic or args.all or args.batch or args.goal
+            or not puzzle.ranks_fit)
     reason = None  # why a solve that would read the database searches instead
     if not tree:
         if _no_database_but_a_bound(puzzle, args.results):
@@ -368,26 +401,42 @@ def _say_how(solver, args, reason):
 
 
 def _batch(solver, boards, frame, args, out, began):
-    """solve --batch: one problem line per board, in input order, a progress bar (shown in
-    a log too: a batch may run for minutes), a summary on stderr."""
+    """solve --batch: one problem line per board, in input order, on --threads threads; a
+    progress bar (shown in a log too: a batch may run for minutes) and a line per board on
+    stderr (its length, nodes and seconds), a summary at the end."""
     from puzzledb.query.problems import problem_line
+    from puzzledb.solvers import solve_in_order
 
     search = args.search or "ida"
+    solvers = [solver] + [solver.twin() for _ in range(min(args.threads, len(boards)) - 1)]
     nodes = seconds = 0
+    running = {}  # board -> nodes so far, for the bar
     with tqdm(total=len(boards), desc=f"{search} {solver.puzzle.name}", unit=" boards",
               leave=False, dynamic_ncols=True) as bar:
-        for board, notation in boards:
-            solved = solver.solve(board, progress=lambda threshold, n: bar.set_postfix_str(
-                f"{nodes + n:,} nodes, threshold {threshold}"))
-            print(problem_line(solver.puzzle, solved.paths[0], frame, notation), file=out,
-                  flush=True)
-            nodes += solved.nodes
-            seconds += solved.seconds
+        def progress(i, threshold, n):
+            running[i] = n
+            bar.set_postfix_str(f"{nodes + sum(running.values()):,} nodes, threshold "
+                                f"{threshold}")
+
+        def solved(i, result):
+            nonlocal nodes, seconds
+            running.pop(i, None)
+            nodes += result.nodes
+            seconds += result.seconds
+            bar.write(f"board {i + 1}: {result.length} moves, {result.nodes:,} nodes, "
+                      f"{result.seconds:.2f} s", file=sys.stderr)
             bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
             bar.update()
+
+        for (board, notation), result in zip(boards, solve_in_order(
+                solvers, [board for board, _ in boards], solved, progress)):
+            print(problem_line(solver.puzzle, result.paths[0], frame, notation), file=out,
+                  flush=True)
     print(f"{search} ({solver.heuristic or 'no heuristic'}): {len(boards)} boards, "
-          f"{nodes:,} nodes in {seconds:.2f} s ({time.perf_counter() - began:.2f} s in all, "
-          f"loading included)", file=sys.stderr)
+          f"{nodes:,} nodes in {seconds:.2f} s"
+          + (f" of search on {len(solvers)} threads" if len(solvers) > 1 else "")
+          + f" ({time.perf_counter() - began:.2f} s in all, loading included)",
+          file=sys.stderr)
 
 
 def _tree_search(solver, board, notation, frame, args, out):

@@ -44,15 +44,7 @@ def check_config(config, source="config"):
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
     search_plans(config, source)
-    for name, partitions in config["pdbs"].items():
-        try:
-            known = puzzles.get(name).additive_partitions()
-        except PuzzleError as err:
-            raise ConfigError(f"{source}: pdbs: {err}") from None
-        for partition in partitions:
-            if partition not in known:
-                raise ConfigError(f"{source}: pdbs.{name}: no additive partition "
-                                  f"{partition!r} (known: {', '.join(known) or 'none'})")
+    config["pdbs"] = pattern_partitions(config["pdbs"], source)
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -71,6 +63,29 @@ def check_config(config, source="config"):
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
                               f"keeps counts only (store: counts)")
     return config
+
+
+def pattern_partitions(pdbs, source="config"):
+    """The config's `pdbs` with every partition by its name (Puzzle.additive_partition: a
+    partition given as groups of tiles is checked and named by its groups), so that the
+    workflow's files and the command line's `additive:<name>` say the same."""
+    named = {}
+    for name, partitions in pdbs.items():
+        try:
+            puzzle = puzzles.get(name)
+        except PuzzleError as err:
+            raise ConfigError(f"{source}: pdbs: {err}") from None
+        named[name] = []
+        for i, spec in enumerate(partitions):
+            try:
+                partition = puzzle.additive_partition(spec)
+            except PuzzleError as err:
+                raise ConfigError(f"{source}: pdbs.{name}.{i}: {err}") from None
+            if partition.name in named[name]:
+                raise ConfigError(f"{source}: pdbs.{name}.{i}: partition {partition.name} "
+                                  f"is listed twice")
+            named[name].append(partition.name)
+    return named
 
 
 def search_plans(config, source="config"):

@@ -8,7 +8,7 @@ board, built here in seconds), the search with its stored tables solves and repl
 import numpy as np
 import pytest
 
-from conftest import puzzledb_cli
+from conftest import puzzledb_cli, run_snakemake
 from test_additive import all_boards, reference_table, stored_value, walk
 from puzzledb import puzzles, solvers
 from puzzledb.bfs import in_memory, select
@@ -36,6 +36,19 @@ def depths_of(puzzle, directory):
     with DepthDatabase(puzzle, directory) as db:
         depths = db.depths(np.arange(puzzle.size, dtype=np.uint64))
     return all_boards(puzzle.size, puzzle.cells, puzzle.tables()), depths
+
+
+def replays_to_goal(puzzle, board, route):
+    """Whether a route (the blank's cell after each move) takes the board to the goal by
+    slides, on boards alone (a 5x5's ranks are beyond the kernels)."""
+    board = np.array(board)
+    for cell in route:
+        blank = int(np.flatnonzero(board == 0)[0])
+        w = puzzle.width
+        if abs(blank // w - cell // w) + abs(blank % w - cell % w) != 1:
+            return False
+        board[blank], board[cell] = board[cell], 0
+    return np.array_equal(board, puzzle.goal)
 
 
 @pytest.fixture(scope="module")
@@ -148,13 +161,7 @@ def test_a_data_partition_of_a_five_by_two_board_is_admissible_and_solves_to_the
     rng = np.random.default_rng(5)
     for r in rng.choice(boards.shape[0], 25, replace=False):
         length, routes, _ = search.run(boards[r])
-        assert length == depths[r]
-        board = boards[r].copy()
-        for cell in routes[0]:
-            blank = int(np.flatnonzero(board == 0)[0])
-            assert abs(blank // 5 - cell // 5) + abs(blank % 5 - cell % 5) == 1
-            board[blank], board[cell] = board[cell], 0
-        assert np.array_equal(board, fivetwo.goal)
+        assert length == depths[r] and replays_to_goal(fivetwo, boards[r], routes[0])
 
 
 def test_a_group_on_a_five_by_five_board_is_a_plain_python_0_1_search():
@@ -249,3 +256,52 @@ def test_cli_batch_on_two_threads_keeps_the_input_order_and_reports_each_board(
     single = puzzledb_cli("solve", "fivetwo", boards[0], "--threads", "2",
                           "--config", str(config), "--results", str(fivetwo_tables))
     assert single.returncode == 2 and "--threads is for --batch" in single.stderr
+
+
+# --- through the workflow -------------------------------------------------------------------------
+
+
+FIVE_BY_FIVE = {"family": "sliding", "width": 5, "height": 5,
+                "goal": "01234 56789 abcde fghij klmno"}  # Korf and Felner's frame
+
+
+@pytest.mark.slow
+def test_a_bad_partition_is_the_same_line_from_snakemake_and_the_command_line(tmp_path):
+    config = {"puzzles": ["eight"], "define": {"five": FIVE_BY_FIVE},
+              "pdbs": {"five": [[[1, 2, 3], [3] + list(range(4, 25))]]}}
+    result = run_snakemake(tmp_path, config, "pdbs", "-n", check=False)
+    line = "config.yaml: pdbs.five.0: five: tile 3 is in groups 1 and 2; groups are disjoint"
+    assert result.returncode != 0 and line in result.stderr
+    command = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "list")
+    assert command.returncode == 2
+    assert command.stderr == f"puzzledb: error: {tmp_path}/{line}\n"
+
+
+@pytest.mark.slow
+def test_snakemake_pdbs_builds_a_defined_5x5_partition_given_as_groups_and_solve_uses_it(
+        tmp_path):
+    """Groups of two and three tiles: tables of 600 and 13,800 placements, built in seconds;
+    the 5x5 is given in Korf and Felner's frame (blank top left, so the mirror applies)."""
+    groups = [[1, 2], [3, 4], [5, 10], [6, 7, 8], [9, 14, 19], [11, 12, 13], [15, 16, 17],
+              [18, 23, 24], [20, 21, 22]]
+    config = {"puzzles": ["eight"], "define": {"five": FIVE_BY_FIVE},
+              "pdbs": {"five": [groups]}}
+    run_snakemake(tmp_path, config, "pdbs")
+    name = "12-34-5a-678-9ej-bcd-fgh-ino-klm"
+    assert (tmp_path / "results" / "pdbs" / "five" / name / "manifest.json").exists()
+    puzzles.define({"five": FIVE_BY_FIVE})
+    five = puzzles.get("five")
+    boards = [five.format(walk(five, steps, seed)) for steps, seed in ((30, 1), (40, 2))]
+    (tmp_path / "boards.txt").write_text("\n".join(boards) + "\n")
+    result = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "solve", "five",
+                          "--batch", str(tmp_path / "boards.txt"), "--results",
+                          str(tmp_path / "results"))
+    assert result.returncode == 0, result.stderr
+    assert f"ida (additive:{name}): 2 boards" in result.stderr
+    for line in result.stdout.splitlines():
+        problem = parse_problem(line)
+        assert problem.length == len(problem.route) <= 40
+        assert replays_to_goal(five, five.parse(problem.board), problem.route)
+    info = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "info", "five",
+                        "--results", str(tmp_path / "results"))
+    assert f"additive pdbs {name} (built: 2+2+2+3+3+3+3+3+3 tiles" in info.stdout

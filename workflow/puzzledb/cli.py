@@ -227,7 +227,10 @@ def run(args, out=sys.stdout):
                          else "") + f", in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
-        _additive_info(puzzle, args, out)
+        from puzzledb.solvers import additive
+
+        for line in additive.describe(puzzle, args.results, defaults()["threads"]):
+            print(f"additive pdbs {line}", file=out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": _solve}
@@ -251,28 +254,6 @@ def run(args, out=sys.stdout):
                       f"{args.depth} were kept, drawn at random", file=sys.stderr)
             for board in boards:
                 print(board, file=out)
-
-
-def _additive_info(puzzle, args, out):
-    """info: the named additive partitions and those built, each with what its build needs
-    before it starts (each table job's mem_mb and estimated time on config `threads`)."""
-    from puzzledb.solvers import additive
-    from puzzledb.solvers.memory import pattern_build_seconds, pattern_job_mb
-
-    built = additive.built(puzzle, args.results)
-    names = list(puzzle.additive_partitions()) + [n for n in built
-                                                   if n not in puzzle.additive_partitions()]
-    threads = defaults()["threads"]
-    for name in names:
-        partition = puzzle.additive_partition(name)
-        cells = partition.width * partition.height
-        sizes = [len(g) for g in partition.groups]
-        seconds = sum(pattern_build_seconds(cells, k, threads) for k in sizes)
-        print(f"additive pdbs {name} ({'built' if name in built else 'not built'}: "
-              f"{'+'.join(map(str, sizes))} tiles; build: {len(sizes)} table jobs, the "
-              f"largest mem_mb {max(pattern_job_mb(cells, k) for k in sizes):,}, about "
-              f"{f'{seconds / 60:.0f} min' if seconds >= 60 else f'{seconds:.0f} s'} on "
-              f"{threads} threads)", file=out)
 
 
 def _decode(puzzle, args, out):
@@ -423,8 +404,10 @@ def _batch(solver, boards, frame, args, out, began):
             running.pop(i, None)
             nodes += result.nodes
             seconds += result.seconds
-            bar.write(f"board {i + 1}: {result.length} moves, {result.nodes:,} nodes, "
-                      f"{result.seconds:.2f} s", file=sys.stderr)
+            generated = ("" if result.generated is None else
+                         f" ({result.generated:,} generated)")
+            bar.write(f"board {i + 1}: {result.length} moves, {result.nodes:,} nodes"
+                      f"{generated}, {result.seconds:.2f} s", file=sys.stderr)
             bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
             bar.update()
 

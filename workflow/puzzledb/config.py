@@ -193,6 +193,8 @@ def load_definitions(path, required=True):
     _validate(document, {**schema(), "required": []}, str(path))
     section = {"define": document.get("define") or {}}
     define_puzzles(section, str(path))
+    # the partitions too, so that a bad one is the workflow's line here as well
+    pattern_partitions(document.get("pdbs") or {}, str(path))
 
 
 def problem_set(config, puzzle, queries, k):

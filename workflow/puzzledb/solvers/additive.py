@@ -26,6 +26,8 @@ from puzzledb.puzzles.geometry import grid_adjacency
 from puzzledb.store.tables import Table, TableSpec, TableStore, read_table, write_table
 from puzzledb.solvers.memory import (
     pattern_build_bytes,
+    pattern_build_seconds,
+    pattern_job_mb,
     pattern_table_bytes,
     pattern_word_bits,
     placements,
@@ -260,6 +262,26 @@ def built(puzzle, results):
     cells = puzzle.cells
     return [p.name for p in sorted(partitions, key=lambda p: -sum(
         placements(cells, len(g)) for g in p.groups))]
+
+
+def describe(puzzle, results, threads):
+    """A line for each named partition of the puzzle and each one built in results: built or
+    not, its groups' sizes, and what its build needs before it starts (its table jobs, the
+    largest mem_mb, the estimated time on `threads` threads), for `puzzledb info`."""
+    done = built(puzzle, results)
+    named = list(puzzle.additive_partitions())
+    lines = []
+    for name in named + [n for n in done if n not in named]:
+        partition = puzzle.additive_partition(name)
+        cells = partition.width * partition.height
+        sizes = [len(g) for g in partition.groups]
+        seconds = sum(pattern_build_seconds(cells, k, threads) for k in sizes)
+        took = f"{seconds / 60:.0f} min" if seconds >= 60 else f"{seconds:.0f} s"
+        lines.append(f"{name} ({'built' if name in done else 'not built'}: "
+                     f"{'+'.join(map(str, sizes))} tiles; build: {len(sizes)} table jobs, the "
+                     f"largest mem_mb {max(pattern_job_mb(cells, k) for k in sizes):,}, about "
+                     f"{took} on {threads} threads)")
+    return lines
 
 
 def load(puzzle, partition_name, results="results"):

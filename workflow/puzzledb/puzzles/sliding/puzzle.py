@@ -28,6 +28,7 @@ from puzzledb.puzzles.ranking import (
     unrank_permutation,
 )
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
+from puzzledb.puzzles.sliding import partitions
 from puzzledb.puzzles.sliding.goal_frame import GoalFrame
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -305,14 +306,14 @@ class SlidingPuzzle(Puzzle):
         """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
         blank's cell (the rank's leading digit) flips with every move.  Multi-tile moves:
         none (a jump of two cells keeps the colour)."""
-        if self.multi_tile:
+        if self.multi_tile or not self.ranks_fit:  # no engine searches such a puzzle
             return None
         blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
         return (blank // self.width + blank % self.width) & 1
 
     def parity_run(self):
         """The plane of one blank cell: its ranks are consecutive, its parity the same."""
-        if self.multi_tile:
+        if self.multi_tile or not self.ranks_fit:
             return None
         return self.half_factorial if self.distinct else int(self.weights[0])
 
@@ -345,7 +346,7 @@ class SlidingPuzzle(Puzzle):
     def query_sets(self):
         """Distinct tiles: 'blank-at-goal', every position with the blank where the goal has
         it, one block of ranks because the blank's cell is the rank's leading digit."""
-        if not self.distinct:
+        if not self.distinct or not self.ranks_fit:
             return {}
         block = self.half_factorial
         return {"blank-at-goal": lambda: np.arange(self.goal_blank * block,
@@ -355,108 +356,18 @@ class SlidingPuzzle(Puzzle):
     def relabelling(self):
         """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
         SlidingRelabelling); None for pieces that repeat."""
-        return SlidingRelabelling(self) if self.distinct and not self.multi_tile else None
+        return (SlidingRelabelling(self) if self.distinct and not self.multi_tile
+                and self.ranks_fit else None)
 
     def additive_partitions(self):
-        """The named partitions of the board's shape (NAMED_PARTITIONS: the 15-puzzle's 7-8
-        and 6-6-3, the 24-puzzle's 6-6-6-6) when its tiles are distinct and its blank's goal
-        is the bottom right cell; none otherwise (partitions given as groups still work)."""
-        named = NAMED_PARTITIONS.get((self.width, self.height), {})
-        if self._additive_refusal() or self.goal_blank != self.cells - 1:
-            return {}
-        return {name: self.partition(name, groups) for name, groups in named.items()}
+        """The named partitions of the board's shape (partitions.NAMED_PARTITIONS: the
+        15-puzzle's 7-8 and 6-6-3, the 24-puzzle's 6-6-6-6), for distinct tiles and a blank
+        whose goal is the bottom right cell; none otherwise."""
+        return partitions.named(self)
 
     def additive_partition(self, spec):
-        """A partition given as a name (a named one, or the symbols of each group's tiles
-        joined by '-', the name a partition given as groups gets) or as groups of tiles (tile
-        numbers as the decimal notation writes them: tile n is symbol n).  Its groups are
-        disjoint and cover every tile, each group's tiles in ascending order, the groups
-        ordered by their first tile; its name is their symbols joined by '-' (e.g.
-        `1256-3478`), in paths and in `--heuristic additive:<name>`.  PuzzleError naming
-        the problem otherwise."""
-        refusal = self._additive_refusal()
-        if refusal:
-            raise PuzzleError(f"{self.name}: {refusal}")
-        named = self.additive_partitions()
-        if isinstance(spec, str):
-            if spec in named:
-                return named[spec]
-            if not GROUPS_NAME.fullmatch(spec):
-                raise PuzzleError(
-                    f"{self.name}: no additive partition {spec!r} (named: "
-                    f"{', '.join(named) or 'none'}; or groups of tiles, named by their "
-                    f"symbols joined by '-', e.g. {self._example_name()})")
-            strange = sorted(set(spec) - set(self.symbols[1:]) - {"-"})
-            if strange:
-                raise PuzzleError(f"{self.name}: additive partition {spec!r} names "
-                                  f"{', '.join(map(repr, strange))}, not a tile")
-            try:
-                partition = self._partition_of_groups(
-                    [[SYMBOLS.index(ch) for ch in label] for label in spec.split("-")])
-            except PuzzleError as err:
-                raise PuzzleError(f"{self.name}: no additive partition {spec!r} (named: "
-                                  f"{', '.join(named) or 'none'}; read as groups of tiles: "
-                                  f"{str(err).removeprefix(self.name + ': ')})") from None
-            if partition.name != spec:
-                raise PuzzleError(f"{self.name}: additive partition {spec!r} is written "
-                                  f"{partition.name!r} (tiles ascending, groups by first "
-                                  f"tile)")
-            return partition
-        return self._partition_of_groups(spec)
-
-    def _additive_refusal(self):
-        """Why the puzzle has no additive pattern databases, or None."""
-        if not self.distinct:
-            return "additive pattern databases need distinct tiles"
-        if self.multi_tile:
-            return "additive pattern databases count single-tile moves (metric single-tile)"
-        return None
-
-    def _example_name(self):
-        tiles = self.symbols[1:]
-        half = len(tiles) // 2
-        return f"{tiles[:half]}-{tiles[half:]}"
-
-    def _partition_of_groups(self, groups):
-        """The TilePartition of groups of tile numbers, checked (see additive_partition)."""
-        tiles = set(range(1, len(self.symbols)))
-        number = {SYMBOLS.index(s): self.code[s] for s in self.symbols[1:]}  # tile n -> code
-        if not isinstance(groups, (list, tuple)) or not groups:
-            raise PuzzleError(f"{self.name}: a partition is a list of groups of tiles")
-        seen = {}
-        codes = []
-        for i, group in enumerate(groups, 1):
-            if not isinstance(group, (list, tuple)) or not group:
-                raise PuzzleError(f"{self.name}: group {i} of the partition is not a "
-                                  f"non-empty list of tiles")
-            members = []
-            for t in group:
-                if isinstance(t, bool) or not isinstance(t, int) or t not in number:
-                    raise PuzzleError(f"{self.name}: group {i} has {t!r}, not a tile (tiles "
-                                      f"are {', '.join(str(n) for n in sorted(number))})")
-                if t in seen:
-                    where = (f"twice in group {i}" if seen[t] == i else
-                             f"in groups {seen[t]} and {i}")
-                    raise PuzzleError(f"{self.name}: tile {t} is {where}; groups are "
-                                      f"disjoint")
-                seen[t] = i
-                members.append(number[t])
-            if self.cells - len(members) > MAX_GROUP_FREE:
-                raise PuzzleError(f"{self.name}: group {i} has {len(members)} tiles; a "
-                                  f"group leaves at most {MAX_GROUP_FREE} free cells "
-                                  f"(2 bits each in a 64-bit word while it is built)")
-            codes.append(sorted(members))
-        missing = sorted(n for n, c in number.items() if c in tiles - {c for g in codes
-                                                                         for c in g})
-        if missing:
-            raise PuzzleError(f"{self.name}: tile{'s' * (len(missing) > 1)} "
-                              f"{', '.join(map(str, missing))} in no group; a partition "
-                              f"covers every tile")
-        codes.sort()
-        labels = tuple("".join(self.symbols[c] for c in g) for g in codes)
-        return TilePartition("-".join(labels), self.width, self.height,
-                             tuple(int(p) for p in self.goal), tuple(tuple(g) for g in codes),
-                             labels)
+        """A partition given by name or as groups of tiles (partitions.partition_of)."""
+        return partitions.partition_of(self, spec)
 
     def partition(self, name, groups):
         """A TilePartition of this board from groups of goal cells (the blank's left out)."""
@@ -531,28 +442,6 @@ class SlidingPuzzle(Puzzle):
         if not blank_ok or not np.array_equal(colours[self.goal], abstract.goal):
             raise PuzzleError(f"{refused}: the colouring does not map the goal onto the goal")
         return colours
-
-
-# Named additive partitions of a board shape as the goal cells of each group's tiles,
-# strongest first, for a goal whose blank is in the bottom right cell.  4x4, 7-8: the top two
-# rows and the rest, the split of Korf and Felner (2002) (turned by 180 degrees, their goal
-# having the blank top left).  6-6-3: the left column with the middle of column 1, the right
-# block with the bottom row's last two, and the top row's right three.  5x5, 6-6-6-6: Korf and
-# Felner's four groups of six for the 24-puzzle, {1,2,5,6,7,12} {3,4,8,9,13,14}
-# {10,11,15,16,20,21} {17,18,19,22,23,24} (tile t's home is cell t, the blank's cell 0),
-# turned by 180 degrees: their cell c is our cell 24 - c.
-NAMED_PARTITIONS = {
-    (4, 4): {
-        "7-8": ((0, 1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14)),
-        "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
-    },
-    (5, 5): {
-        "6-6-6-6": ((0, 1, 2, 5, 6, 7), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21),
-                    (12, 17, 18, 19, 22, 23)),
-    },
-}
-GROUPS_NAME = re.compile(r"[1-9a-z]+(-[1-9a-z]+)*")  # a partition named by its groups' tiles
-MAX_GROUP_FREE = 32  # free cells a group leaves: 2 bits each in the build's 64-bit word
 
 
 def decimal_symbols(text, cells):

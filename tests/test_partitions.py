@@ -7,6 +7,7 @@ board, built here in seconds), the search with its stored tables solves and repl
 
 import numpy as np
 import pytest
+import yaml
 
 from conftest import puzzledb_cli, run_snakemake
 from test_additive import all_boards, reference_table, stored_value, walk
@@ -286,8 +287,13 @@ def test_snakemake_pdbs_builds_a_defined_5x5_partition_given_as_groups_and_solve
               [18, 23, 24], [20, 21, 22]]
     config = {"puzzles": ["eight"], "define": {"five": FIVE_BY_FIVE},
               "pdbs": {"five": [groups]}}
-    run_snakemake(tmp_path, config, "pdbs")
     name = "12-34-5a-678-9ej-bcd-fgh-ino-klm"
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    info = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "info", "five",
+                        "--results", str(tmp_path / "results"))
+    assert f"additive pdbs {name} (not built: 2+2+2+3+3+3+3+3+3 tiles; build: 9 table " \
+           f"jobs, the largest mem_mb 257, about " in info.stdout  # known before the build
+    run_snakemake(tmp_path, config, "pdbs")
     assert (tmp_path / "results" / "pdbs" / "five" / name / "manifest.json").exists()
     puzzles.define({"five": FIVE_BY_FIVE})
     five = puzzles.get("five")

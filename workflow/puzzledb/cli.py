@@ -16,6 +16,7 @@
                                         "moves: R U' F2" for a puzzle whose moves have names)
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
         [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
+        [--threads N]                       (N boards at a time, in input order)
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
@@ -195,9 +196,9 @@ def _board(args):
 
 def run(args, out=sys.stdout):
     if args.config is not None:
-        load_definitions(args.config)
+        pdbs = load_definitions(args.config)
     else:
-        load_definitions("config.yaml", required=False)
+        pdbs = load_definitions("config.yaml", required=False)
     if args.command == "list":
         for name in puzzles.names():
             puzzle = puzzles.get(name)
@@ -229,7 +230,8 @@ def run(args, out=sys.stdout):
             print(f"database      none ({err})", file=out)
         from puzzledb.solvers import additive
 
-        for line in additive.describe(puzzle, args.results, defaults()["threads"]):
+        for line in additive.describe(puzzle, args.results, defaults()["threads"],
+                                      pdbs.get(puzzle.name, ())):
             print(f"additive pdbs {line}", file=out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,

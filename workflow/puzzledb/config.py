@@ -174,13 +174,14 @@ def define_puzzles(config, source="config"):
 
 def load_definitions(path, required=True):
     """Register the `define:` puzzles of a config file, for the command line: the file is
-    checked against the schema as the workflow checks it.  A missing file is a ConfigError
-    when it was asked for (required), else nothing."""
+    checked against the schema as the workflow checks it, its `pdbs` too.  Returns the
+    file's `pdbs`, every partition by its name ({} when the file does not set it).  A
+    missing file is a ConfigError when it was asked for (required), else nothing ({})."""
     path = Path(path)
     if not path.is_file():
         if required:
             raise ConfigError(f"{path}: no such config file")
-        return
+        return {}
     try:
         document = yaml.safe_load(path.read_text()) or {}
     except (OSError, yaml.YAMLError) as err:
@@ -194,7 +195,7 @@ def load_definitions(path, required=True):
     section = {"define": document.get("define") or {}}
     define_puzzles(section, str(path))
     # the partitions too, so that a bad one is the workflow's line here as well
-    pattern_partitions(document.get("pdbs") or {}, str(path))
+    return pattern_partitions(document.get("pdbs") or {}, str(path))
 
 
 def problem_set(config, puzzle, queries, k):

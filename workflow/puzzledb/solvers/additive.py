@@ -264,14 +264,15 @@ def built(puzzle, results):
         placements(cells, len(g)) for g in p.groups))]
 
 
-def describe(puzzle, results, threads):
-    """A line for each named partition of the puzzle and each one built in results: built or
-    not, its groups' sizes, and what its build needs before it starts (its table jobs, the
-    largest mem_mb, the estimated time on `threads` threads), for `puzzledb info`."""
+def describe(puzzle, results, threads, configured=()):
+    """A line for each named partition of the puzzle, each one a config's `pdbs` lists
+    (configured: their names) and each one built in results: built or not, its groups'
+    sizes, and what its build needs before it starts (its table jobs, the largest mem_mb,
+    the estimated time on `threads` threads), for `puzzledb info`."""
     done = built(puzzle, results)
-    named = list(puzzle.additive_partitions())
+    names = list(dict.fromkeys([*puzzle.additive_partitions(), *configured, *done]))
     lines = []
-    for name in named + [n for n in done if n not in named]:
+    for name in names:
         partition = puzzle.additive_partition(name)
         cells = partition.width * partition.height
         sizes = [len(g) for g in partition.groups]

@@ -115,6 +115,10 @@ def test_config_pdbs_takes_groups_names_them_and_refuses_bad_ones_naming_the_key
                       "pdbs": {"eight": [[[1, 2, 4, 5], [3, 6, 7, 8]], "1245-3678"]}})
     with pytest.raises(ConfigError, match=r"pdbs\.eight\.0"):
         check_config({"puzzles": ["eight"], "pdbs": {"eight": [[[1, 2, "x"]]]}})
+    # as Snakemake's --config gives them: the numbers inside a map as strings
+    config = check_config({"puzzles": ["eight"], "pdbs": {
+        "eight": [[["1", "2", "4", "5"], ["3", "6", "7", "8"]], "145-23678"]}})
+    assert config["pdbs"] == {"eight": ["1245-3678", "145-23678"]}
 
 
 def test_the_strongest_built_partition_is_the_one_of_most_placements(tmp_path):

@@ -125,8 +125,18 @@ def _typed_from_command_line(document, spec):
                 _typed_from_command_line(document[key], inner)
     elif isinstance(document, list) and isinstance(spec.get("items"), dict):
         for i, value in enumerate(document):
-            document[i] = _typed(value, spec["items"])
-            _typed_from_command_line(document[i], spec["items"])
+            item = _branch(value, spec["items"])
+            document[i] = _typed(value, item)
+            _typed_from_command_line(document[i], item)
+
+
+def _branch(value, spec):
+    """The `anyOf` branch of spec that a value of this shape takes (a list: the array's; a
+    pdbs partition is a name or groups of tiles), else spec itself."""
+    for branch in spec.get("anyOf", []):
+        if isinstance(value, list) == (branch.get("type") == "array"):
+            return branch
+    return spec
 
 
 def _properties(document, spec):

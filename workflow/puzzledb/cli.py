@@ -30,6 +30,7 @@ built-in ones.  Errors are one line on stderr and exit status 2 (usage errors to
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -228,11 +229,13 @@ def run(args, out=sys.stdout):
                          else "") + f", in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
-        from puzzledb.solvers import additive
+        if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
+                or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
+            from puzzledb.solvers import additive  # loads numba: only when there is any
 
-        for line in additive.describe(puzzle, args.results, defaults()["threads"],
-                                      pdbs.get(puzzle.name, ())):
-            print(f"additive pdbs {line}", file=out)
+            for line in additive.describe(puzzle, args.results, defaults()["threads"],
+                                          pdbs.get(puzzle.name, ())):
+                print(f"additive pdbs {line}", file=out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": _solve}

@@ -5,6 +5,9 @@ board, built here in seconds), the search with its stored tables solves and repl
 24-puzzle (beyond 64-bit ranks) is refused a database and a rank search in one line.  The
 24-puzzle's own tables are benchmarks/bench_twentyfour.py's, never built here."""
 
+import threading
+import time
+
 import numpy as np
 import pytest
 import yaml
@@ -235,6 +238,41 @@ def test_a_batch_on_two_threads_gives_the_one_thread_results_in_input_order(
     assert [s.paths for s in threaded] == [s.paths for s in serial]
     assert [s.nodes for s in threaded] == [s.nodes for s in serial]
     assert sorted(done) == list(range(5)) and serial[3].length == 0
+
+
+class EndlessOrQuick:
+    """A stand-in Solver: "quick" is solved at once, "endless" searches until a progress call
+    stops it (as Ctrl-C or another board's error does), "wrong" fails."""
+
+    started = threading.Event()  # an endless search is running
+
+    def __init__(self):
+        self.stopped = threading.Event()
+
+    def solve(self, board, progress=None):
+        if board == "wrong":
+            raise SearchError("no solution")
+        while board == "endless":
+            self.started.set()
+            try:
+                progress(0, 1)
+            except SearchError:
+                self.stopped.set()
+                raise
+            time.sleep(0.001)
+        return board
+
+
+def test_a_threaded_batch_stops_the_other_searches_when_it_ends_early():
+    solvers_ = [EndlessOrQuick(), EndlessOrQuick()]
+    batch = solvers.solve_in_order(solvers_, ["quick", "endless", "quick"])
+    assert next(batch) == "quick"
+    assert EndlessOrQuick.started.wait(10)
+    batch.close()  # as an interrupted command: the endless search stops at its next call
+    assert any(s.stopped.is_set() for s in solvers_)
+    solvers_ = [EndlessOrQuick(), EndlessOrQuick()]
+    with pytest.raises(SearchError, match="no solution"):  # the first board's error ends it
+        list(solvers.solve_in_order(solvers_, ["wrong", "endless"]))
 
 
 def test_cli_batch_on_two_threads_keeps_the_input_order_and_reports_each_board(

@@ -70,7 +70,7 @@ class Solver:
         self.puzzle = puzzle
         self.heuristic = None
         self.additive = None
-        self._arguments = (search, heuristic, results, max_length)
+        self._arguments = (search, results, max_length)
         bound = None
         if search == "ida":
             self.heuristic = heuristic or default_heuristic(puzzle, results)
@@ -93,7 +93,8 @@ class Solver:
     def twin(self):
         """Another Solver like this one, for another thread: its own search state, the same
         tables (read once per process) and compiled loop."""
-        return Solver(self.puzzle, *self._arguments)
+        search, results, max_length = self._arguments
+        return Solver(self.puzzle, search, self.heuristic, results, max_length)
 
     def solve(self, board, all_solutions=False, limit=None, progress=None):
         """Optimal solutions of a board (a board string, or piece codes as parse gives them):

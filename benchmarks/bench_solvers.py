@@ -21,6 +21,7 @@ nodes, printed next to the nodes Korf's 1985 IDA* with Manhattan distance genera
 """
 
 import argparse
+import math
 import os
 import random
 import subprocess
@@ -102,15 +103,17 @@ def korf_instances():
 
 
 def replay_korf(tiles, route):
-    """Follow a route (the blank's cell after each move) from a board in Korf's convention;
-    True when every step is one slide and the last board is his goal."""
+    """Follow a route (the blank's cell after each move) from a square board in Korf's
+    convention (the 15- or the 24-puzzle); True when every step is one slide and the last
+    board is his goal (tile t in cell t)."""
     board = list(tiles)
+    width = math.isqrt(len(board))
     for cell in route:
         blank = board.index(0)
-        if abs(blank // 4 - cell // 4) + abs(blank % 4 - cell % 4) != 1:
+        if abs(blank // width - cell // width) + abs(blank % width - cell % width) != 1:
             return False
         board[blank], board[cell] = board[cell], 0
-    return board == list(range(16))
+    return board == list(range(len(board)))
 
 
 def korf_100(results):

@@ -25,7 +25,9 @@ from puzzledb.puzzles.pegs import puzzle as pegs
 
 from checkers import slides
 
-NAMES = puzzles.names()
+# every puzzle whose ranks the kernels take (the 24-puzzle's do not fit 64 bits: its boards
+# are searched by the additive search alone, tests/test_partitions.py)
+NAMES = [name for name in puzzles.names() if puzzles.get(name).ranks_fit]
 
 
 def every_puzzle(test):
@@ -142,7 +144,7 @@ FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.function_sco
 @FUZZ
 @given(command=st.sampled_from(COMMANDS), name=WORDS, rest=st.lists(WORDS, max_size=3))
 def test_an_unknown_puzzle_in_any_command_is_one_line(capsys, results, command, name, rest):
-    assume(name not in NAMES)
+    assume(name not in puzzles.names())
     assert_one_line_error(run(capsys, results, [command, name, *rest]))
 
 

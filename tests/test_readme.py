@@ -42,6 +42,14 @@ NOT_RUN = {
     "snakemake --cores 4 pdbs":
         "builds the 7-8 and 6-6-3 tables, six minutes and 1.5 GB; the fixture `pdbs_663` "
         "runs `snakemake pdbs` for the 6-6-3 tables, which the commands after it use",
+    "snakemake --cores 2 pdbs --config 'pdbs={\"twentyfour\": [\"6-6-6-6\"]}'":
+        "builds the 24-puzzle's four tables, 4 minutes and 1.3 GB a job: "
+        "benchmarks/bench_twentyfour.py --build; tests/test_partitions.py builds tables of "
+        "partitions given as groups on small boards",
+    "puzzledb solve twentyfour --batch korf-felner.txt --goal \"$(seq -s ' ' 0 24)\" "
+    "--threads 2":
+        "needs the 24-puzzle's tables and minutes of search: benchmarks/bench_twentyfour.py; "
+        "tests/test_partitions.py runs --batch --threads 2 on a 5x2 board",
     'pip install -e ".[slurm]"':
         "installs the SLURM plugin (network; without a SLURM controller it makes every "
         "snakemake command wait about 9 s)",
@@ -78,6 +86,8 @@ BLOCKS = {
     ("Quick start", "pip install -e . && snakemake --cores 4"): None,
     ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
     ("Quick start", "snakemake --cores 4 pdbs"): "user",
+    ("Quick start", "snakemake --cores 2 pdbs --config 'pdbs={\"twentyfour\": [\"6-6-6-6\"]}'"):
+        None,
     ("Querying", 'puzzledb distance eight "867 254 301"'): "user",
     ("Running on a cluster", 'pip install -e ".[slurm]"'): None,
     ("Your own puzzle", "snakemake --cores 2"): "own",

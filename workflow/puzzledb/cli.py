@@ -16,6 +16,7 @@
                                         "moves: R U' F2" for a puzzle whose moves have names)
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
         [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
+        [--threads N]                       (N boards at a time, in input order)
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
@@ -29,6 +30,7 @@ built-in ones.  Errors are one line on stderr and exit status 2 (usage errors to
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -60,6 +62,14 @@ def nonnegative(text):
     """An integer >= 0 (argparse names the type in its message: invalid nonnegative value)."""
     value = int(text)
     if value < 0:
+        raise ValueError(text)
+    return value
+
+
+def positive(text):
+    """An integer >= 1."""
+    value = int(text)
+    if value < 1:
         raise ValueError(text)
     return value
 
@@ -148,6 +158,9 @@ def _parser():
     p.add_argument("--batch", default=None, metavar="FILE",
                    help="solve every board of FILE (one a line) by tree search; one line "
                         "board:length:route each, in input order")
+    p.add_argument("--threads", type=positive, default=1, metavar="N",
+                   help="with --batch: solve N boards at a time, one a thread (default 1); "
+                        "the output keeps the input order")
     p.add_argument("--goal", default=None, metavar="GOAL",
                    help="boards are written for this goal instead of the puzzle's, e.g. "
                         "the literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
@@ -184,9 +197,9 @@ def _board(args):
 
 def run(args, out=sys.stdout):
     if args.config is not None:
-        load_definitions(args.config)
+        pdbs = load_definitions(args.config)
     else:
-        load_definitions("config.yaml", required=False)
+        pdbs = load_definitions("config.yaml", required=False)
     if args.command == "list":
         for name in puzzles.names():
             puzzle = puzzles.get(name)
@@ -201,8 +214,12 @@ def run(args, out=sys.stdout):
         print(f"rank space    {puzzle.rank_space()}", file=out)
         print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
               file=out)
-        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier mode: bounded "
-              f"by segment)", file=out)
+        if puzzle.ranks_fit:
+            print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
+                  f"mode: bounded by segment)", file=out)
+        else:
+            print("search memory none: ranks beyond 64 bits, no database (tree search)",
+                  file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
@@ -212,15 +229,13 @@ def run(args, out=sys.stdout):
                          else "") + f", in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
-        partitions = puzzle.additive_partitions()
-        if partitions:
-            from puzzledb.solvers import additive
+        if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
+                or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
+            from puzzledb.solvers import additive  # loads numba: only when there is any
 
-            built = additive.built(puzzle, args.results)
-            print("additive pdbs " + ", ".join(
-                f"{name} ({'built' if name in built else 'not built'}: "
-                f"{'+'.join(str(len(g)) for g in partition.groups)} tiles)"
-                for name, partition in partitions.items()), file=out)
+            for line in additive.describe(puzzle, args.results, defaults()["threads"],
+                                          pdbs.get(puzzle.name, ())):
+                print(f"additive pdbs {line}", file=out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": _solve}
@@ -313,7 +328,11 @@ def _solve(puzzle, args, out):
 
     # a malformed board is the first thing to report
     boards = read_boards(args.batch, given) if args.batch else [given(_board(args))]
-    tree = args.search or args.heuristic or args.all or args.batch or args.goal
+    if args.threads > 1 and not args.batch:
+        raise SearchError("--threads is for --batch: one board is searched on one thread")
+    # a puzzle beyond 64-bit ranks has no database: tree search it is
+    tree = (args.search or args.heuristic or args.all or args.batch or args.goal
+            or not puzzle.ranks_fit)
     reason = None  # why a solve that would read the database searches instead
     if not tree:
         if _no_database_but_a_bound(puzzle, args.results):
@@ -368,26 +387,44 @@ def _say_how(solver, args, reason):
 
 
 def _batch(solver, boards, frame, args, out, began):
-    """solve --batch: one problem line per board, in input order, a progress bar (shown in
-    a log too: a batch may run for minutes), a summary on stderr."""
+    """solve --batch: one problem line per board, in input order, on --threads threads; a
+    progress bar (shown in a log too: a batch may run for minutes) and a line per board on
+    stderr (its length, nodes and seconds), a summary at the end."""
     from puzzledb.query.problems import problem_line
+    from puzzledb.solvers import solve_in_order
 
     search = args.search or "ida"
+    solvers = [solver] + [solver.twin() for _ in range(min(args.threads, len(boards)) - 1)]
     nodes = seconds = 0
+    running = {}  # board -> nodes so far, for the bar
     with tqdm(total=len(boards), desc=f"{search} {solver.puzzle.name}", unit=" boards",
               leave=False, dynamic_ncols=True) as bar:
-        for board, notation in boards:
-            solved = solver.solve(board, progress=lambda threshold, n: bar.set_postfix_str(
-                f"{nodes + n:,} nodes, threshold {threshold}"))
-            print(problem_line(solver.puzzle, solved.paths[0], frame, notation), file=out,
-                  flush=True)
-            nodes += solved.nodes
-            seconds += solved.seconds
+        def progress(i, threshold, n):
+            running[i] = n
+            bar.set_postfix_str(f"{nodes + sum(running.values()):,} nodes, threshold "
+                                f"{threshold}")
+
+        def solved(i, result):
+            nonlocal nodes, seconds
+            running.pop(i, None)
+            nodes += result.nodes
+            seconds += result.seconds
+            generated = ("" if result.generated is None else
+                         f" ({result.generated:,} generated)")
+            bar.write(f"board {i + 1}: {result.length} moves, {result.nodes:,} nodes"
+                      f"{generated}, {result.seconds:.2f} s", file=sys.stderr)
             bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
             bar.update()
+
+        for (board, notation), result in zip(boards, solve_in_order(
+                solvers, [board for board, _ in boards], solved, progress)):
+            print(problem_line(solver.puzzle, result.paths[0], frame, notation), file=out,
+                  flush=True)
     print(f"{search} ({solver.heuristic or 'no heuristic'}): {len(boards)} boards, "
-          f"{nodes:,} nodes in {seconds:.2f} s ({time.perf_counter() - began:.2f} s in all, "
-          f"loading included)", file=sys.stderr)
+          f"{nodes:,} nodes in {seconds:.2f} s"
+          + (f" of search on {len(solvers)} threads" if len(solvers) > 1 else "")
+          + f" ({time.perf_counter() - began:.2f} s in all, loading included)",
+          file=sys.stderr)
 
 
 def _tree_search(solver, board, notation, frame, args, out):

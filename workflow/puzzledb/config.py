@@ -44,15 +44,7 @@ def check_config(config, source="config"):
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
     search_plans(config, source)
-    for name, partitions in config["pdbs"].items():
-        try:
-            known = puzzles.get(name).additive_partitions()
-        except PuzzleError as err:
-            raise ConfigError(f"{source}: pdbs: {err}") from None
-        for partition in partitions:
-            if partition not in known:
-                raise ConfigError(f"{source}: pdbs.{name}: no additive partition "
-                                  f"{partition!r} (known: {', '.join(known) or 'none'})")
+    config["pdbs"] = pattern_partitions(config["pdbs"], source)
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -71,6 +63,29 @@ def check_config(config, source="config"):
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
                               f"keeps counts only (store: counts)")
     return config
+
+
+def pattern_partitions(pdbs, source="config"):
+    """The config's `pdbs` with every partition by its name (Puzzle.additive_partition: a
+    partition given as groups of tiles is checked and named by its groups), so that the
+    workflow's files and the command line's `additive:<name>` say the same."""
+    named = {}
+    for name, partitions in pdbs.items():
+        try:
+            puzzle = puzzles.get(name)
+        except PuzzleError as err:
+            raise ConfigError(f"{source}: pdbs: {err}") from None
+        named[name] = []
+        for i, spec in enumerate(partitions):
+            try:
+                partition = puzzle.additive_partition(spec)
+            except PuzzleError as err:
+                raise ConfigError(f"{source}: pdbs.{name}.{i}: {err}") from None
+            if partition.name in named[name]:
+                raise ConfigError(f"{source}: pdbs.{name}.{i}: partition {partition.name} "
+                                  f"is listed twice")
+            named[name].append(partition.name)
+    return named
 
 
 def search_plans(config, source="config"):
@@ -110,8 +125,18 @@ def _typed_from_command_line(document, spec):
                 _typed_from_command_line(document[key], inner)
     elif isinstance(document, list) and isinstance(spec.get("items"), dict):
         for i, value in enumerate(document):
-            document[i] = _typed(value, spec["items"])
-            _typed_from_command_line(document[i], spec["items"])
+            item = _branch(value, spec["items"])
+            document[i] = _typed(value, item)
+            _typed_from_command_line(document[i], item)
+
+
+def _branch(value, spec):
+    """The `anyOf` branch of spec that a value of this shape takes (a list: the array's; a
+    pdbs partition is a name or groups of tiles), else spec itself."""
+    for branch in spec.get("anyOf", []):
+        if isinstance(value, list) == (branch.get("type") == "array"):
+            return branch
+    return spec
 
 
 def _properties(document, spec):
@@ -159,13 +184,14 @@ def define_puzzles(config, source="config"):
 
 def load_definitions(path, required=True):
     """Register the `define:` puzzles of a config file, for the command line: the file is
-    checked against the schema as the workflow checks it.  A missing file is a ConfigError
-    when it was asked for (required), else nothing."""
+    checked against the schema as the workflow checks it, its `pdbs` too.  Returns the
+    file's `pdbs`, every partition by its name ({} when the file does not set it).  A
+    missing file is a ConfigError when it was asked for (required), else nothing ({})."""
     path = Path(path)
     if not path.is_file():
         if required:
             raise ConfigError(f"{path}: no such config file")
-        return
+        return {}
     try:
         document = yaml.safe_load(path.read_text()) or {}
     except (OSError, yaml.YAMLError) as err:
@@ -178,6 +204,8 @@ def load_definitions(path, required=True):
     _validate(document, {**schema(), "required": []}, str(path))
     section = {"define": document.get("define") or {}}
     define_puzzles(section, str(path))
+    # the partitions too, so that a bad one is the workflow's line here as well
+    return pattern_partitions(document.get("pdbs") or {}, str(path))
 
 
 def problem_set(config, puzzle, queries, k):

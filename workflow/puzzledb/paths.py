@@ -106,9 +106,14 @@ def benchmark(directory, name):
     return f"{directory}/benchmarks/{name}.tsv"
 
 
+def pattern_partitions(results, puzzle=PUZZLE):
+    """The table sets of a puzzle's additive partitions, a directory each."""
+    return f"{results}/pdbs/{puzzle}"
+
+
 def pattern_databases(results, puzzle=PUZZLE, partition="{partition}"):
     """The table set of one additive partition: <tiles>.h5 files and the manifest."""
-    return f"{results}/pdbs/{puzzle}/{partition}"
+    return f"{pattern_partitions(results, puzzle)}/{partition}"
 
 
 def pattern_table(results, puzzle=PUZZLE, partition="{partition}", tiles="{tiles}"):

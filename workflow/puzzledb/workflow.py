@@ -15,7 +15,7 @@ from puzzledb.bfs.memory import frontier_job_mb, job_mb, mb_of
 from puzzledb.config import define_puzzles, search_plans
 from puzzledb.errors import PuzzledbError, one_line
 from puzzledb.process import exit_now
-from puzzledb.solvers.memory import pattern_job_mb
+from puzzledb.solvers.memory import pattern_build_seconds, pattern_job_mb
 from puzzledb.store import COUNTS, LAYERS
 
 # A search of fewer states than this runs on one thread whatever config `threads` says: its
@@ -71,7 +71,7 @@ class Workflow:
 
     def pdb_tables(self, wildcards):
         """The table files of one partition."""
-        partition = puzzles.get(wildcards.puzzle).additive_partitions()[wildcards.partition]
+        partition = puzzles.get(wildcards.puzzle).additive_partition(wildcards.partition)
         return [paths.pattern_table(self.results, wildcards.puzzle, wildcards.partition, label)
                 for label in partition.labels]
 
@@ -105,8 +105,16 @@ class Workflow:
 
     def pdb_build_mem_mb(self, wildcards):
         """mem_mb of the job building one additive pattern database table."""
-        part = puzzles.get(wildcards.puzzle).additive_partitions()[wildcards.partition]
+        part = puzzles.get(wildcards.puzzle).additive_partition(wildcards.partition)
         return pattern_job_mb(part.width * part.height, len(wildcards.tiles))
+
+    def pdb_build_minutes(self, wildcards):
+        """runtime (minutes) of the job building one table: pattern_build_seconds' estimate
+        for config `threads`, so that `snakemake -n` shows it before the build starts."""
+        part = puzzles.get(wildcards.puzzle).additive_partition(wildcards.partition)
+        seconds = pattern_build_seconds(part.width * part.height, len(wildcards.tiles),
+                                        self.config["threads"])
+        return max(1, round(seconds / 60))
 
     # -- the frontier search ------------------------------------------------------------------
     def frontier_plan(self, puzzle):

@@ -26,6 +26,6 @@ PUZZLE = paths.puzzle_directory(RESULTS)  # results/{puzzle}: logs/ and benchmar
 wildcard_constraints:
     puzzle=PUZZLE_NAME,
     queries=PUZZLE_NAME,
-    partition=r"\d+(-\d+)*",
+    partition=r"[0-9a-z]+(-[0-9a-z]+)*",
     tiles=r"[0-9a-z]+",
     k=r"\d+",

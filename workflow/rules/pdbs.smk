@@ -23,6 +23,7 @@ rule pdb_table:
     threads: config["threads"]
     resources:
         mem_mb=PUZZLEDB.pdb_build_mem_mb,
+        runtime=PUZZLEDB.pdb_build_minutes,
     conda:
         "../envs/puzzledb.yaml"
     script:

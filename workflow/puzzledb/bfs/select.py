@@ -33,6 +33,10 @@ def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     budget; else the in-memory search.  PuzzleError when the frontier search is chosen for a
     puzzle it cannot search (moves that cannot be undone, and not graded), and for a
     counts-only store (store COUNTS: the in-memory search only, of an ungraded puzzle)."""
+    if not puzzle.ranks_fit:
+        raise PuzzleError(f"{puzzle.name}: {puzzle.rank_space()}, too many to rank in 64 "
+                          f"bits: no depth database; its positions are solved by tree search "
+                          f"with its additive pattern databases (snakemake pdbs)")
     need = search_mib(puzzle)
     if store == COUNTS:
         if shards:

@@ -22,6 +22,7 @@ import numpy as np
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
 
 FORMAT_VERSION = 1
+RANK_LIMIT = 2**63  # ranks are int64 / uint64 in the engines, the store and the kernels
 SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
 
 
@@ -134,9 +135,19 @@ class Puzzle:
         raise PuzzleError(f"{self.name}: no pattern databases for {self.family} puzzles")
 
     def additive_partitions(self):
-        """Splits of the tiles into disjoint groups for additive pattern databases
+        """The named splits of the tiles into disjoint groups for additive pattern databases
         (solvers/additive.py): name -> TilePartition, the strongest first.  Default: none."""
         return {}
+
+    def additive_partition(self, spec):
+        """One partition, given by name, or as data (sliding puzzles: groups of tiles, named
+        then by their tiles): a TilePartition.  Default: the named ones only, PuzzleError
+        for any other."""
+        named = self.additive_partitions()
+        if isinstance(spec, str) and spec in named:
+            return named[spec]
+        raise PuzzleError(f"{self.name}: no additive partition {spec!r} (known: "
+                          f"{', '.join(named) or 'none'})")
 
     def goal_frame(self, goal):
         """Solving towards another goal (a board string, e.g. the literature's): an object
@@ -208,6 +219,13 @@ class Puzzle:
                           f"(peg-solutions is for peg solitaire)")
 
     # -- levels ----------------------------------------------------------------------------
+    @property
+    def ranks_fit(self):
+        """Whether every rank fits the 64-bit integers of the engines, the store and the
+        kernels (the 24-puzzle's 25!/2 do not: it has no database, only tree search with
+        its additive pattern databases)."""
+        return sum(self.levels()) < RANK_LIMIT
+
     def level_size(self, level):
         """Ranks of one level (of level 0 alone for an ungraded puzzle)."""
         return self.size if level == 0 or not self.graded else 0

@@ -14,9 +14,11 @@ import json
 import mmap
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from puzzledb import paths
 from puzzledb.compiled import set_threads
 from puzzledb.errors import BudgetError, PuzzleError
 from puzzledb.puzzles.base import FORMAT_VERSION
@@ -24,6 +26,8 @@ from puzzledb.puzzles.geometry import grid_adjacency
 from puzzledb.store.tables import Table, TableSpec, TableStore, read_table, write_table
 from puzzledb.solvers.memory import (
     pattern_build_bytes,
+    pattern_build_seconds,
+    pattern_job_mb,
     pattern_table_bytes,
     pattern_word_bits,
     placements,
@@ -41,12 +45,9 @@ WORDS = {16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
 def partition_of(puzzle, name):
-    """The named partition of the puzzle; PuzzleError naming the known ones."""
-    partitions = puzzle.additive_partitions()
-    if name not in partitions:
-        known = ", ".join(partitions) or "none"
-        raise PuzzleError(f"{puzzle.name}: no additive partition {name!r} (known: {known})")
-    return partitions[name]
+    """The partition a name gives (Puzzle.additive_partition: a named one, or groups of
+    tiles named by their symbols); PuzzleError naming the problem."""
+    return puzzle.additive_partition(name)
 
 
 def group_index(partition, label):
@@ -242,9 +243,46 @@ class AdditiveDatabase:
 
 
 def built(puzzle, results):
-    """The names of the puzzle's partitions whose manifest is there, strongest first."""
-    return [name for name in puzzle.additive_partitions()
-            if TableStore(results, puzzle.name, name).complete()]
+    """The names of the puzzle's partitions whose manifest is there, strongest first: the
+    most placements in all (7-8 before 6-6-3), ties in the order of the named ones.  The
+    partitions given as groups are found by their directories, whose names say their
+    groups."""
+    names = list(puzzle.additive_partitions())
+    found = Path(paths.pattern_partitions(results, puzzle.name))
+    if found.is_dir():
+        names += sorted(d.name for d in found.iterdir() if d.name not in names)
+    partitions = []
+    for name in names:
+        if not TableStore(results, puzzle.name, name).complete():
+            continue
+        try:
+            partitions.append(puzzle.additive_partition(name))
+        except PuzzleError:  # a directory that names no partition of this puzzle
+            continue
+    cells = puzzle.cells
+    return [p.name for p in sorted(partitions, key=lambda p: -sum(
+        placements(cells, len(g)) for g in p.groups))]
+
+
+def describe(puzzle, results, threads, configured=()):
+    """A line for each named partition of the puzzle, each one a config's `pdbs` lists
+    (configured: their names) and each one built in results: built or not, its groups'
+    sizes, and what its build needs before it starts (its table jobs, the largest mem_mb,
+    the estimated time on `threads` threads), for `puzzledb info`."""
+    done = built(puzzle, results)
+    names = list(dict.fromkeys([*puzzle.additive_partitions(), *configured, *done]))
+    lines = []
+    for name in names:
+        partition = puzzle.additive_partition(name)
+        cells = partition.width * partition.height
+        sizes = [len(g) for g in partition.groups]
+        seconds = sum(pattern_build_seconds(cells, k, threads) for k in sizes)
+        took = f"{seconds / 60:.0f} min" if seconds >= 60 else f"{seconds:.0f} s"
+        lines.append(f"{name} ({'built' if name in done else 'not built'}: "
+                     f"{'+'.join(map(str, sizes))} tiles; build: {len(sizes)} table jobs, the "
+                     f"largest mem_mb {max(pattern_job_mb(cells, k) for k in sizes):,}, about "
+                     f"{took} on {threads} threads)")
+    return lines
 
 
 def load(puzzle, partition_name, results="results"):

@@ -3,7 +3,8 @@ placements, the blank's region, and one layer of a table's breadth-first search.
 kernel takes a group's data as an argument (GroupTables), so it is compiled once for all
 groups and boards and loaded from the cache afterwards.
 
-Masks of cells are int64 (a board has at most 32 cells here); the word operations of
+Masks of cells are int64 (a board has at most 63 cells; a group's word holds 2 bits for each
+of at most 32 free cells, puzzles.sliding.partitions.MAX_GROUP_FREE); the word operations of
 bitops.py are uint64, so they are called through the casts below (free at run time): numba
 would turn a mix of int64 and uint64 into floats.
 """

@@ -22,6 +22,11 @@ def default_heuristic(puzzle, results=None):
         for name in built(puzzle, results):
             return ADDITIVE + name
     names = list(puzzle.heuristics())
+    if not names and not puzzle.ranks_fit:
+        raise SearchError(f"{puzzle.name}: {puzzle.rank_space()}, beyond 64-bit ranks: it is "
+                          f"searched by IDA* with its additive pattern databases only, and "
+                          f"none is built in {results} (snakemake pdbs --config "
+                          f"'pdbs={{\"{puzzle.name}\": [...]}}')")
     if not names:
         raise SearchError(f"{puzzle.name}: no lower bound is known; use --search iddfs "
                           f"or --heuristic pdb:<puzzle>")
@@ -62,10 +67,10 @@ def _build(puzzle, part, results):
 def additive_database(puzzle, spec, results="results"):
     """The tables a spec "additive:<partition>" names, read from results once per process."""
     name = spec.removeprefix(ADDITIVE)
-    if name not in puzzle.additive_partitions():
-        known = ", ".join(ADDITIVE + n for n in puzzle.additive_partitions()) or "none"
-        raise SearchError(f"{puzzle.name}: unknown heuristic {spec!r} (additive partitions: "
-                          f"{known})")
+    try:
+        puzzle.additive_partition(name)
+    except PuzzleError as err:
+        raise SearchError(f"unknown heuristic {spec!r}: {err}") from None
     key = (puzzle.name, spec, str(results))
     if key not in _built:
         _built[key] = load(puzzle, name, results)
@@ -90,3 +95,4 @@ def pattern_database(puzzle, db):
     """The bound read from db, the database of an abstraction of puzzle (see
     Puzzle.pattern_bound)."""
     return puzzle.pattern_bound(db.puzzle, pattern_depths(db))
+

@@ -33,3 +33,16 @@ def pattern_word_bits(cells, tiles):
 def pattern_job_mb(cells, tiles):
     """What a build job of one additive pattern database needs in all, in MB."""
     return mb_of(pattern_build_bytes(cells, tiles))
+
+
+# CPU seconds a build spends per placement and free cell (the layers scan each placement's
+# free cells for the frontier): measured on this project's 2-core machine, see
+# docs/solvers.md (the 15-puzzle's 7-8 tables and the 24-puzzle's 6-6-6-6 ones).
+BUILD_CPU_SECONDS = 5.5e-8
+
+
+def pattern_build_seconds(cells, tiles, threads=1):
+    """The estimated wall seconds of one table's build on `threads` threads, before it
+    starts (`puzzledb info`, `snakemake -n` through the rule's runtime)."""
+    cpu = BUILD_CPU_SECONDS * placements(cells, tiles) * (int(cells) - int(tiles))
+    return cpu / max(1, int(threads))

@@ -2,7 +2,11 @@
 one-board shortcut (solve): a tree search with the bound a spec names."""
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from queue import Queue
+from threading import Event, Lock
 
 import numpy as np
 
@@ -21,7 +25,7 @@ from puzzledb.solvers.heuristics import (
 from puzzledb.solvers import SEARCHES
 from puzzledb.solvers.tree import ALL, TreeSearch
 
-__all__ = ["Solved", "Solver", "TreeSearch", "AdditiveSearch",
+__all__ = ["Solved", "Solver", "TreeSearch", "AdditiveSearch", "solve_in_order",
            "default_heuristic", "lower_bound", "pattern_database", "pattern_depths", "solve"]
 
 
@@ -66,9 +70,15 @@ class Solver:
         self.puzzle = puzzle
         self.heuristic = None
         self.additive = None
+        self._arguments = (search, results, max_length)
         bound = None
         if search == "ida":
             self.heuristic = heuristic or default_heuristic(puzzle, results)
+        if not puzzle.ranks_fit and not (self.heuristic or "").startswith(ADDITIVE):
+            raise SearchError(f"{puzzle.name}: {puzzle.rank_space()}, beyond 64-bit ranks: "
+                              f"it is searched by IDA* with its additive pattern databases "
+                              f"only (--heuristic additive:<partition>)")
+        if search == "ida":
             if self.heuristic.startswith(ADDITIVE):
                 self.additive = AdditiveSearch(
                     additive_database(puzzle, self.heuristic, results), max_length=max_length)
@@ -79,6 +89,12 @@ class Solver:
             self.tree = TreeSearch(puzzle, bound, max_length)
             self.tree.warm(int(puzzle.goal_ranks()[0]))
         self.max_length = max_length
+
+    def twin(self):
+        """Another Solver like this one, for another thread: its own search state, the same
+        tables (read once per process) and compiled loop."""
+        search, results, max_length = self._arguments
+        return Solver(self.puzzle, search, self.heuristic, results, max_length)
 
     def solve(self, board, all_solutions=False, limit=None, progress=None):
         """Optimal solutions of a board (a board string, or piece codes as parse gives them):
@@ -114,6 +130,54 @@ class Solver:
             board[blank], board[cell] = board[cell], 0
             path.append(self.puzzle.rank(board))
         return path
+
+
+def solve_in_order(solvers, boards, solved=None, progress=None):
+    """Solve boards (as Solver.solve takes them), one at a time on each of the given Solvers
+    (twins: one per thread, the compiled search releases the GIL), and yield their Solved in
+    input order.  solved(i, Solved) is called as board i is done (in any order, one call at
+    a time); progress(i, threshold, nodes) now and then during a long search.  An exception
+    (Ctrl-C too) stops the other searches at their next progress call."""
+    if len(solvers) == 1:
+        for i, board in enumerate(boards):
+            result = solvers[0].solve(board, progress=progress and partial(progress, i))
+            if solved:
+                solved(i, result)
+            yield result
+        return
+    free = Queue()
+    for solver in solvers:
+        free.put(solver)
+    lock = Lock()
+    stop = Event()
+
+    def run(i, board):
+        def report(threshold, nodes):
+            if stop.is_set():
+                raise SearchError("stopped")
+            if progress:
+                with lock:
+                    progress(i, threshold, nodes)
+
+        solver = free.get()
+        try:
+            result = solver.solve(board, progress=report)
+        finally:
+            free.put(solver)
+        if solved:
+            with lock:
+                solved(i, result)
+        return result
+
+    with ThreadPoolExecutor(len(solvers)) as pool:
+        futures = [pool.submit(run, i, board) for i, board in enumerate(boards)]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            stop.set()
+            for future in futures:
+                future.cancel()
 
 
 def solve(puzzle, board_text, search="ida", heuristic=None, all_solutions=False, limit=None,

@@ -17,7 +17,7 @@ import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
 from puzzledb.expansion import words_for
-from puzzledb.puzzles.base import SEPARATORS, Puzzle, TilePartition, format_rows
+from puzzledb.puzzles.base import RANK_LIMIT, SEPARATORS, Puzzle, TilePartition, format_rows
 from puzzledb.puzzles.ranking import (
     combination_masks,
     multiset_weights,
@@ -28,6 +28,7 @@ from puzzledb.puzzles.ranking import (
     unrank_permutation,
 )
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
+from puzzledb.puzzles.sliding import partitions
 from puzzledb.puzzles.sliding.goal_frame import GoalFrame
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -108,9 +109,11 @@ class SlidingPuzzle(Puzzle):
         # every arrangement (swapping two equal pieces fixes any parity)
         size = (self.cells * (factorial(self.cells - 1) // 2) if self.distinct else
                 factorial(self.cells) // prod(factorial(int(c)) for c in self.counts))
-        if size >= 2**63:
+        if size >= RANK_LIMIT and not self.distinct:
             raise DefinitionError("goal", f"{width}x{height} with these pieces has {size:,} "
                                   f"positions, too many to rank in 64 bits")
+        # distinct tiles beyond 64-bit ranks (the 24-puzzle): ranks stay Python integers for
+        # routes; no database or rank kernel, only the additive search (Puzzle.ranks_fit)
         if self.distinct:
             self.half_factorial = factorial(len(self.symbols) - 1) // 2
             self.size = self.cells * self.half_factorial
@@ -304,14 +307,14 @@ class SlidingPuzzle(Puzzle):
         """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
         blank's cell (the rank's leading digit) flips with every move.  Multi-tile moves:
         none (a jump of two cells keeps the colour)."""
-        if self.multi_tile:
+        if self.multi_tile or not self.ranks_fit:  # no engine searches such a puzzle
             return None
         blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
         return (blank // self.width + blank % self.width) & 1
 
     def parity_run(self):
         """The plane of one blank cell: its ranks are consecutive, its parity the same."""
-        if self.multi_tile:
+        if self.multi_tile or not self.ranks_fit:
             return None
         return self.half_factorial if self.distinct else int(self.weights[0])
 
@@ -332,7 +335,7 @@ class SlidingPuzzle(Puzzle):
     # Multi-tile moves take a piece several cells at once: Manhattan distance and the
     # single-tile pattern databases are no lower bounds for them.
     def heuristics(self):
-        if self.multi_tile:
+        if self.multi_tile or not self.ranks_fit:  # the compiled bounds read int64 ranks
             return {}
         return {"manhattan": lambda: self.compiled.manhattan_bound(self)}
 
@@ -344,7 +347,7 @@ class SlidingPuzzle(Puzzle):
     def query_sets(self):
         """Distinct tiles: 'blank-at-goal', every position with the blank where the goal has
         it, one block of ranks because the blank's cell is the rank's leading digit."""
-        if not self.distinct:
+        if not self.distinct or not self.ranks_fit:
             return {}
         block = self.half_factorial
         return {"blank-at-goal": lambda: np.arange(self.goal_blank * block,
@@ -354,16 +357,18 @@ class SlidingPuzzle(Puzzle):
     def relabelling(self):
         """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
         SlidingRelabelling); None for pieces that repeat."""
-        return SlidingRelabelling(self) if self.distinct and not self.multi_tile else None
+        return (SlidingRelabelling(self) if self.distinct and not self.multi_tile
+                and self.ranks_fit else None)
 
     def additive_partitions(self):
-        """The 15-puzzle (4x4, distinct tiles, blank's goal bottom right): 7-8 and 6-6-3,
-        the splits of Korf and Felner (see PARTITIONS_4X4); none for other boards."""
-        if not self.distinct or self.multi_tile or \
-                (self.width, self.height, self.goal_blank) != (4, 4, 15):
-            return {}
-        return {name: self.partition(name, groups)
-                for name, groups in PARTITIONS_4X4.items()}
+        """The named partitions of the board's shape (partitions.NAMED_PARTITIONS: the
+        15-puzzle's 7-8 and 6-6-3, the 24-puzzle's 6-6-6-6), for distinct tiles and a blank
+        whose goal is the bottom right cell; none otherwise."""
+        return partitions.named(self)
+
+    def additive_partition(self, spec):
+        """A partition given by name or as groups of tiles (partitions.partition_of)."""
+        return partitions.partition_of(self, spec)
 
     def partition(self, name, groups):
         """A TilePartition of this board from groups of goal cells (the blank's left out)."""
@@ -438,16 +443,6 @@ class SlidingPuzzle(Puzzle):
         if not blank_ok or not np.array_equal(colours[self.goal], abstract.goal):
             raise PuzzleError(f"{refused}: the colouring does not map the goal onto the goal")
         return colours
-
-
-# Additive partitions of the 4x4 board as the goal cells of each group's tiles, strongest
-# first.  7-8: the top two rows and the rest, the split of Korf and Felner (2002) (turned by
-# 180 degrees, their goal having the blank top left).  6-6-3: the left column with the middle
-# of column 1, the right block with the bottom row's last two, and the top row's right three.
-PARTITIONS_4X4 = {
-    "7-8": ((0, 1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14)),
-    "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
-}
 
 
 def decimal_symbols(text, cells):

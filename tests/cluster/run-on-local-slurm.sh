@@ -436,7 +436,10 @@ kill_a_busy_node() {   # kill a node (not the first) once it runs a frontier job
         sleep 1
     done
     log "job(s) $KILLED_JOBS no longer pending: node $victim reboots"
+    # the node was the cluster's before the kill: whoever started the cluster stops it
+    local started=("${STARTED[@]}")
     start_daemon "slurmd-$victim" "$(slurmd_pidfile "$victim")" /usr/sbin/slurmd -N "$victim"
+    STARTED=("${started[@]}")
     for _ in $(seq 1 60); do
         state=$(sinfo -h -n "$victim" -o %T 2>/dev/null | head -1 || true)
         [[ $state == idle || $state == mixed || $state == allocated ]] && break

@@ -56,6 +56,9 @@ NOT_RUN = {
     "snakemake --executor slurm --workflow-profile workflow/profiles/slurm":
         "needs a SLURM cluster: tests/cluster/run-on-local-slurm.sh starts a one-node SLURM "
         "and runs a sharded build through this profile",
+    "tests/cluster/run-on-local-slurm.sh --nodes 2 --kill-node":
+        "needs root: installs slurm-wlm and starts munged, slurmctld and two slurmd (3 to 5 "
+        "minutes); tests/test_cluster_script.py checks the slurm.conf it writes for N nodes",
     "puzzledb peg-solutions triangle-corner --one":
         "15 s of search; the solution it shows is replayed by the rules instead "
         "(test_your_own_puzzle_runs_as_the_readme_shows)",
@@ -90,6 +93,7 @@ BLOCKS = {
         None,
     ("Querying", 'puzzledb distance eight "867 254 301"'): "user",
     ("Running on a cluster", 'pip install -e ".[slurm]"'): None,
+    ("Running on a cluster", "tests/cluster/run-on-local-slurm.sh --nodes 2 --kill-node"): None,
     ("Your own puzzle", "snakemake --cores 2"): "own",
     ("Your own puzzle", "snakemake -n"): "bad-definition",
     ("Your own puzzle", "puzzledb build cube2"): "twisty",

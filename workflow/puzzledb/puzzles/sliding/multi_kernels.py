@@ -47,6 +47,7 @@ from puzzledb.puzzles.sliding.plane_kernels import (
     plane_moves,
     plane_scratch,
     plane_start,
+    plane_unit,
     runs_for,
     units_for,
 )
@@ -211,6 +212,13 @@ def _mark(a, flags, g):
 
 
 @jit(inline="always")
+def _goes_on(row, height, down_bits, up_bits):
+    """Whether a jump down (up) from a row goes on past its first cell, and is kept (an empty
+    bitset: not kept)."""
+    return down_bits.size > 0 and row + 2 < height, up_bits.size > 0 and row >= 2
+
+
+@jit(inline="always")
 def _row_jumps(a, flags, g0, lanes, plane, col, width):
     """The jumps along the row of the CUR states `lanes` of the two-bit word of states
     g0..g0 + 31: the same place of every other plane of the row."""
@@ -252,15 +260,9 @@ def jump_from_cur(a, cur_flags, next_flags, found, t, height, down_bits, up_bits
         found[u] = 0
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
-        b = unit_plane[u]
-        lo = b * plane
+        lo, col, row, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
         hi = lo + plane
-        col = b % width
-        row = b // width
-        keep_down = down_bits.size > 0 and row + 2 < height
-        keep_up = up_bits.size > 0 and row >= 2
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH)
+        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             lanes = lanes_within(cur_lanes(a[w]), w, lo, hi)
@@ -287,14 +289,8 @@ def jump_from_ranks(ranks, bits, t, height, down_bits, up_bits, run_first, run_s
     into_bits = np.zeros(0, np.uint64)  # _mark's flags: set the bits
     for k in prange(run_first.size):
         first = run_first[k]
-        b = np.int64(ranks[first]) // plane
-        lo = b * plane
-        col = b % width
-        row = b // width
-        keep_down = down_bits.size > 0 and row + 2 < height
-        keep_up = up_bits.size > 0 and row >= 2
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH)
+        lo, col, row, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane, BOTH)
+        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
         for i in range(first, run_stop[k]):
             r = np.int64(ranks[i])
             for c in range(width):
@@ -386,15 +382,9 @@ def jump_to_unseen(a, next_flags, found, t, height, down_bits, up_bits, unit_pla
     plane = t.plane
     for u in prange(unit_plane.size):
         found[u] = 0
-        b = unit_plane[u]
-        lo = b * plane
+        lo, col, row, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
         hi = lo + plane
-        col = b % width
-        row = b // width
-        keep_down = row + 2 < height
-        keep_up = row >= 2
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH)
+        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             v = a[w]

@@ -178,6 +178,16 @@ def _moves_of(t, q, constants, trackers):
 # --- the sweeps -----------------------------------------------------------------------------
 
 
+@jit(inline="always")
+def plane_unit(t, b, directions):
+    """What a sweep of plane b starts from: its first rank, the blank's column and row, the
+    trackers and the constants of the vertical moves asked for (plane_start)."""
+    trackers = plane_scratch(t)
+    constants = plane_start(t, b, trackers, directions)
+    return b * t.plane, b % t.width, b // t.width, trackers, constants
+
+
+
 @jit(parallel=True)
 def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u] is the number marked
@@ -188,12 +198,8 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
         found[u] = 0
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
-        b = unit_plane[u]
-        lo = b * plane
+        lo, col, _, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
         hi = lo + plane
-        col = b % width
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             lanes = _plane_lanes(a, w, lo, hi)
@@ -222,11 +228,7 @@ def mark_planes(ranks, bits, t, run_first, run_stop):
     plane = t.plane
     for k in prange(run_first.size):
         first = run_first[k]
-        b = np.int64(ranks[first]) // plane
-        lo = b * plane
-        col = b % width
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH)
+        lo, col, _, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane, BOTH)
         for i in range(first, run_stop[k]):
             r = np.int64(ranks[i])
             _horizontal_bits(bits, r, plane, col, width)

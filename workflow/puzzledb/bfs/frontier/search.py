@@ -181,19 +181,21 @@ class Frontier:
         def blocks():
             # MERGE_WINDOW segments merged at once in as many threads (the kernels run
             # without the GIL), taken in order while the writer compresses the one before
-            nonlocal fullest
             window = deque()
+
+            def oldest():
+                nonlocal fullest
+                found = window.popleft().result()
+                fullest = max(fullest, sum(b.size for b in found))
+                return found
+
             for t in segments:
                 if received[t]:
                     window.append(pool.submit(merge_segment, t))
-                if len(window) == MERGE_WINDOW or (window and t == segments.stop - 1):
-                    found = window.popleft().result()
-                    fullest = max(fullest, sum(b.size for b in found))
-                    yield from found
+                    if len(window) == MERGE_WINDOW:
+                        yield from oldest()
             while window:
-                found = window.popleft().result()
-                fullest = max(fullest, sum(b.size for b in found))
-                yield from found
+                yield from oldest()
 
         bound = int(received[segments.start:segments.stop].sum())
         pool = ThreadPoolExecutor(MERGE_WINDOW if concurrent_parallel_kernels() else 1)

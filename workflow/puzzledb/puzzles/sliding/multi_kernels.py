@@ -45,8 +45,6 @@ from puzzledb.puzzles.sliding.plane_kernels import (
     DOWN,
     UP,
     plane_moves,
-    plane_scratch,
-    plane_start,
     plane_unit,
     runs_for,
     units_for,
@@ -232,8 +230,8 @@ def _row_jumps(a, flags, g0, lanes, plane, col, width):
 @jit(inline="always")
 def _first_cell(a, flags, t, q, constants, trackers, down_bits, up_bits, keep_down,
                 keep_up):
-    """The column's moves of one cell from state q of the plane: marked, and kept where the jump can
-    go on."""
+    """The column's moves of one cell from state q of the plane: marked, and kept where the
+    jump can go on."""
     new = 0
     down, up = plane_moves(t, q, constants, trackers)
     if down >= 0:
@@ -311,19 +309,14 @@ def jump_on(src, a, flags, found, t, direction, height, keep, backward, unit_pla
     two-bit array; src: the first cells of the jumps of UNSEEN states, height 3), a state
     whose next cell is CUR marks the state its jump came from.  src is left empty but for
     the words two planes share (the caller clears them)."""
-    width = t.width
     plane = t.plane
-    for u in prange(unit_plane.size):
+    for u in prange(unit_plane.size):  # planes of the rows between the first and the last
         found[u] = 0
-        b = unit_plane[u]
-        row = b // width
-        if (direction == DOWN and row == height - 1) or (direction == UP and row == 0):
-            continue
-        on = keep.size > 0 and (row + 2 < height if direction == DOWN else row >= 2)
-        lo = b * plane
+        lo, _, row, trackers, constants = plane_unit(t, unit_plane[u],
+                                                     BOTH if backward else direction)
         hi = lo + plane
-        trackers = plane_scratch(t)
-        constants = plane_start(t, b, trackers, BOTH if backward else direction)
+        down_on, up_on = _goes_on(row, height, keep, keep)
+        on = down_on if direction == DOWN else up_on
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             v = src[w]

@@ -6,12 +6,19 @@ optionally eleven built end to end by Snakemake beside the C program bfs2.
     python benchmarks/bench_bfs.py eleven --snakemake --peer-bfs2 /path/to/npuzzle-bfs2
     python benchmarks/bench_bfs.py --config benchmarks/definitions.yaml seven-by-two \
         --store counts --memory-mb 14000 --repeat 1
+    python benchmarks/bench_bfs.py --config benchmarks/definitions.yaml eleven-multi eleven \
+        --expansion-only
 
 Each puzzle is built from scratch in a fresh process (so the peak RSS is its own) into a
 temporary directory; the figures are the BFS time (expanding, extracting and writing every
 layer; loading the compiled kernels apart), the process's CPU seconds and its states per
 second.  `--config` names a config file whose `define:` puzzles may be benchmarked too; the
 last column says whether the search reached every rank (a dense rank space).
+
+`--expansion-only`: the layer expansions alone, in memory, no layer extracted or written (the
+layer writer's thread shares the cores with the search, and is the same work for two puzzles
+of one space): each depth's expansion and relabelling timed, their sums printed with the
+widest depths' times.  For comparing two expansions of one space, e.g. two metrics.
 
 `--snakemake`: eleven's database built by `snakemake --cores 2 results/eleven/layers/
 manifest.json` from no results in a scratch directory, warm (one untimed run first fills
@@ -50,6 +57,35 @@ report = in_memory.build(puzzle, sys.argv[2], threads=int(sys.argv[3]), progress
                          checkpoint_minutes=float(sys.argv[7]))
 print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(),
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+"""
+
+CHILD_EXPANSIONS = """
+import json, sys, time
+from puzzledb import puzzles
+from puzzledb.bfs import in_memory
+from puzzledb.compiled import set_threads
+from puzzledb.config import load_definitions
+if sys.argv[3]:
+    load_definitions(sys.argv[3])
+set_threads(int(sys.argv[2]))
+puzzle = puzzles.get(sys.argv[1])
+search = in_memory.TwoBitSearch(puzzle)
+search.warm_up()
+search.start(puzzle.goal_ranks())
+depths, expand, relabel = [], 0.0, 0.0
+started = time.process_time()
+while True:
+    t0 = time.perf_counter()
+    found = search.expand(len(depths))
+    t1 = time.perf_counter()
+    search.state.relabel()
+    expand += t1 - t0
+    relabel += time.perf_counter() - t1
+    if not found:
+        break
+    depths.append((len(depths) + 1, found, t1 - t0))
+print(json.dumps(dict(expand=expand, relabel=relabel, cpu=time.process_time() - started,
+                      depths=depths)))
 """
 
 # The targets of issue 11 and the figures docs/benchmarks.md had before it (BFS seconds, 2
@@ -121,6 +157,25 @@ def bench_builds(args):
             extra += (f"; {best['checkpoints']} checkpoints written in "
                       f"{best['checkpoint_seconds']:.1f} s beside the search")
         print(extra + f"; store {best['store']}", flush=True)
+
+
+def bench_expansions(args):
+    print(f"{'puzzle':22s} {'depth':>5s} {'expand s':>8s} {'relabel s':>9s} {'CPU s':>6s} "
+          f"{'loadavg':>7s}  widest depths (ms, M states found)")
+    for name in args.puzzles:
+        runs = []
+        for _ in range(args.repeat):
+            before = load()
+            out = subprocess.run([sys.executable, "-c", CHILD_EXPANSIONS, name,
+                                  str(args.threads), args.config],
+                                 stdout=subprocess.PIPE, check=True, text=True)
+            runs.append(dict(json.loads(out.stdout.splitlines()[-1]), loadavg=before))
+        best = min(runs, key=lambda r: r["expand"])
+        widest = sorted(sorted(best["depths"], key=lambda d: -d[1])[:5])
+        print(f"{name:22s} {len(best['depths']):5d} {best['expand']:8.2f} "
+              f"{best['relabel']:9.2f} {best['cpu']:6.2f} {best['loadavg']:7.2f}  " +
+              " ".join(f"d{d}:{1000 * s:.0f}/{n / 1e6:.1f}" for d, n, s in widest),
+              flush=True)
 
 
 def snakemake_eleven(workdir, threads):
@@ -198,6 +253,8 @@ def main():
     parser.add_argument("--scratch", default=None,
                         help="directory for the builds' results and checkpoints (default: "
                              "the system's temporary directory)")
+    parser.add_argument("--expansion-only", action="store_true",
+                        help="time the layer expansions alone, in memory, no layers written")
     parser.add_argument("--snakemake", action="store_true",
                         help="eleven built end to end by snakemake (warm kernel cache)")
     parser.add_argument("--peer-bfs2", metavar="PATH",
@@ -207,7 +264,7 @@ def main():
         args.snakemake = True
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.puzzles:
-        bench_builds(args)
+        (bench_expansions if args.expansion_only else bench_builds)(args)
     if args.snakemake:
         bench_end_to_end(args)
 

@@ -88,10 +88,10 @@ def plain_layers(puzzle):
 
 
 @pytest.mark.parametrize("width, height, goal", [
-    (2, 4, "12 34 56 70"),  # four rows: a jump of three cells, through the spare bitset
+    (2, 4, "12 34 56 70"),  # four rows: jumps of three cells, three windows summed
     (2, 4, "11 22 31 30"),  # repeated pieces (the pool kernels), four rows
     (3, 3, "112 203 344"),  # repeated pieces, three rows
-    (4, 2, "1234 5670"),  # two rows: no jump along the column goes on
+    (4, 2, "1234 5670"),  # two rows: a jump along the column is one cell
 ])
 def test_the_plane_jumps_find_the_layers_of_a_plain_search(tmp_path, width, height, goal):
     puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")

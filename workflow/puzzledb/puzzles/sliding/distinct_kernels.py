@@ -18,7 +18,7 @@ from puzzledb.compiled.bitops import lowest_bit, pdep
 from puzzledb.compiled import jit
 from puzzledb.expansion import ONE
 from puzzledb.puzzles.ranking import FACTORIAL
-from puzzledb.puzzles.sliding.plane_kernels import DOWN, UP, register
+from puzzledb.puzzles.sliding.plane_kernels import register
 
 FactoredTables = namedtuple(
     "FactoredTables",
@@ -202,20 +202,17 @@ def _moved(q, j, right, m, kind, block, offset, parity, t, table):
 
 @jit(inline="always")
 def _scratch(t):
-    """The trackers' table: a row for the move down, one for the move up (see BASE)."""
-    return np.zeros((2, DIGITS + 4 * t.tiles + 2), np.int64)
+    """The trackers' table: a row for the move down and one for the move up, or one for
+    each window of a plane's jumps along the column (height - 1 at most; see BASE)."""
+    return np.zeros((max(2, t.cells // t.width - 1), DIGITS + 4 * t.tiles + 2), np.int64)
 
 
 @jit(inline="always")
-def _start(t, b, trackers, directions):
+def _start(t, b, trackers):
     """Plane b's constants: (whether it has a vertical move, b, the parity of its blank's
-    cell, then per move, down and up, its target plane (-1: none, or not asked for in
-    directions), kind, hi block size and suffix table offset)."""
+    cell, then per move, down and up, its target plane (-1: none), kind, hi block size and
+    suffix table offset)."""
     to0, to1, kind0, kind1, block0, block1, off0, off1 = _plane_moves(t, b)
-    if directions & DOWN == 0:
-        to0 = -1
-    if directions & UP == 0:
-        to1 = -1
     for j in range(2):
         trackers[j, STATE] = -1  # no hi block decoded yet
     trackers[0, BASE] = -block0  # the first state is in a block of its own
@@ -237,4 +234,53 @@ def _moves(t, q, constants, trackers):
     return down, up
 
 
-register(FactoredTables, _scratch, _start, _moves)
+# A jump of k cells down the column from plane b is the single moves down from planes b,
+# b + width, ..., b + (k - 1) width in turn, and each turns its own window of reading
+# positions: [b, b + width), then the next width positions, and so on.  The windows are
+# disjoint, and a turn changes only the Lehmer digits of its window, by an amount that
+# depends on the window's digits and tiles alone, which the turns before it leave as they
+# were.  So the jump's rank change is the jump before it's plus its last move's, read by a
+# tracker of its own on the states of plane b in ascending order; the tables are those of
+# the single moves.  (The halved rank: only the window holding digit n - 2, if any, changes
+# the parity bit; every other change is even.)  Up the column, the same with the moves up.
+
+
+@jit(inline="always")
+def _window(t, trackers, j, b, down):
+    """The constants of jump j of plane b (its last move, the move's kind, hi block size and
+    suffix table offset, and the rank change of its plane), tracker j made ready for it;
+    (-1, ...): no such jump."""
+    w = t.width
+    if j < down:
+        m, shift = 2 * (b + j * w), w * t.plane
+    elif j - down < b // w:
+        m, shift = 2 * (b - (j - down) * w) + 1, -w * t.plane
+    else:
+        return (np.int64(-1), np.int64(0), np.int64(1), np.int64(0), np.int64(0))
+    trackers[j, STATE] = -1  # no hi block decoded yet
+    trackers[j, BASE] = -t.move_block[m]  # the first state is in a block of its own
+    return (np.int64(m), t.move_kind[m], t.move_block[m], t.move_offset[m], np.int64(shift))
+
+
+@jit(inline="always")
+def _jump_start(t, b, trackers):
+    """Plane b's constants for its jumps along the column: (whether it has one, how many go
+    down, how many in all, the parity of its blank's cell, then each jump's _window)."""
+    row = b // t.width
+    down = t.cells // t.width - 1 - row
+    return (down + row > 0, down, down + row, t.parity_of_blank[b],
+            (_window(t, trackers, 0, b, down), _window(t, trackers, 1, b, down),
+             _window(t, trackers, 2, b, down)))  # MAX_JUMPS of them
+
+
+@jit(inline="always")
+def _jump(t, q, j, previous, constants, trackers):
+    """The rank after jump j of state q of the plane (q not below the state asked about
+    before), previous the rank after the jump before it in the same direction (the first:
+    the state's own)."""
+    m, kind, block, offset, shift = constants[4][j]
+    return previous + shift + _moved(q, j, j < constants[1], m, kind, block, offset,
+                                     constants[3], t, trackers) - q
+
+
+register(FactoredTables, _scratch, _start, _moves, _jump_start, _jump)

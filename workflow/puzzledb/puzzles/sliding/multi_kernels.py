@@ -5,16 +5,17 @@ any other cell of its row or column.
 A jump along the row keeps the pieces in reading order (the rank's blank digit alone
 changes), so the CUR states of a word jump together, one word operation per target cell
 (the plane kernels' horizontal move, to any cell of the row).  A jump of k cells along the
-column is k single vertical moves of the plane kernels (plane_kernels.py), composed a cell
-at a time: PlaneJumpExpansion's first sweep makes every move from the CUR states and keeps
-the states one cell down (up) whose jump can go on in a bitset; each further sweep takes a
-bitset plane by plane in ascending order, as the plane kernels' trackers ask, and moves its
-states one more cell the same way.  Every state reached is marked NEXT if it is UNSEEN: a
-jump passes over seen states, which is why the bitsets hold them all.
+column turns k disjoint windows of reading positions, one per cell, so its rank change is
+the sum of k single vertical moves' changes, each read from the original state's digits by
+a tracker of its own (plane_kernels.plane_jump; distinct_kernels.py and pool_kernels.py
+register them): PlaneJumpExpansion sweeps each plane once, state by state for the column.
+Forward, a direction stops at the first state on its way that is OLD or CUR: the jumps on
+from there are that state's own.  Backward (late depths), every UNSEEN state looks for a CUR
+state one jump away and stops at the first.
 
-Boards without plane tables (plane_plan None) go state by state (MultiTileExpansion): the
-row's jumps a word at a time, the column's ranked from the board, decoded from the one
-before in ascending order.
+Boards without plane tables (plane_plan None) or of more than puzzle.MAX_JUMPS + 1 rows go
+state by state (MultiTileExpansion): the row's jumps a word at a time, the column's ranked
+from the board, decoded from the one before in ascending order.
 """
 
 import numpy as np
@@ -23,7 +24,7 @@ from numba import prange
 from puzzledb import compiled
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import lowest_bit
-from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_WORDS, WORD_BITS, words_for
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_WORDS
 from puzzledb.expansion.words import (
     cur_and_unseen,
     cur_lanes,
@@ -41,15 +42,12 @@ from puzzledb.puzzles.ranking_kernels import (
     permutation_unrank_after,
 )
 from puzzledb.puzzles.sliding.plane_kernels import (
-    BOTH,
-    DOWN,
-    UP,
-    plane_moves,
-    plane_unit,
+    plane_jump_start,
+    plane_jump,
+    plane_scratch,
     runs_for,
-    units_for,
 )
-from puzzledb.puzzles.sliding.puzzle import MultiTileTables, kept_bitsets
+from puzzledb.puzzles.sliding.puzzle import MultiTileTables
 
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
 
@@ -193,27 +191,9 @@ class MultiTileExpansion:
         mark_sorted(ranks, bits, self.tables, starts, self.max_moves, self.work_size)
 
 
-# --- whole planes: the row's jumps a word at a time, the column's composed of plane moves ----
+# --- whole planes: the row's jumps a word of states at a time, the column's from trackers ---
 
 BACKWARD = 1.5  # expand backward once the unseen states are fewer than this times the CUR
-NO_BITS = np.zeros(0, np.uint64)  # a bitset not kept (or, as `found`'s partner, no two-bit array)
-
-
-@jit(inline="always")
-def _mark(a, flags, g):
-    """Mark state g: NEXT in the two-bit array a (1 if it was UNSEEN), or, flags empty, its
-    bit in the bitset a (0)."""
-    if flags.size == 0:
-        set_bit(a, g)
-        return 0
-    return mark_next(a, flags, g)
-
-
-@jit(inline="always")
-def _goes_on(row, height, down_bits, up_bits):
-    """Whether a jump down (up) from a row goes on past its first cell, and is kept (an empty
-    bitset: not kept)."""
-    return down_bits.size > 0 and row + 2 < height, up_bits.size > 0 and row >= 2
 
 
 @jit(inline="always")
@@ -228,39 +208,72 @@ def _row_jumps(a, flags, g0, lanes, plane, col, width):
 
 
 @jit(inline="always")
-def _first_cell(a, flags, t, q, constants, trackers, down_bits, up_bits, keep_down,
-                keep_up):
-    """The column's moves of one cell from state q of the plane: marked, and kept where the
-    jump can go on."""
-    new = 0
-    down, up = plane_moves(t, q, constants, trackers)
-    if down >= 0:
-        new += _mark(a, flags, down)
-        if keep_down:
-            set_bit(down_bits, down)
-    if up >= 0:
-        new += _mark(a, flags, up)
-        if keep_up:
-            set_bit(up_bits, up)
-    return new
+def _jump_unit(t, b):
+    """What a sweep of plane b starts from: its first rank, the blank's column, and the
+    trackers and constants of its jumps along the column (plane_jump_start)."""
+    trackers = plane_scratch(t)
+    constants = plane_jump_start(t, b, trackers)
+    return b * t.plane, b % t.width, trackers, constants
+
+
+@jit(inline="always")
+def _seen_before(a, g):
+    """Whether state g of the two-bit array a is OLD or CUR (its x bit)."""
+    return (a[g >> 5] >> np.uint64(2 * (g & 31) + 1)) & ONE != 0
+
+
+MARK, FIND = 0, 1  # what _column_jumps does with the states the jumps reach
+
+
+@jit(inline="always")
+def _column_jump(a, flags, t, q, r, j, previous, constants, trackers, mode):
+    """Jump j along the column of state r (q of its plane), previous the rank the jump
+    before it in the same direction reached (-1: that direction stopped): (what _column_jumps
+    counts, the rank it reached, -1: stop).  MARK: a jump of k cells is a jump of k - 1
+    cells and one more, so once a state on the way is OLD or CUR, the jumps on from it are
+    its own, made when it was or is expanded, and this direction stops."""
+    if j >= constants[2]:
+        return 0, previous
+    if j == constants[1]:
+        previous = r  # the jumps up
+    if previous < 0:
+        return 0, previous
+    g = plane_jump(t, q, j, previous, constants, trackers)
+    if mode == FIND:
+        return 1 if _is_cur(a, g) else 0, g
+    if _seen_before(a, g):
+        return 0, np.int64(-1)
+    return mark_next(a, flags, g), g
+
+
+@jit(inline="always")
+def _column_jumps(a, flags, t, q, r, constants, trackers, mode):
+    """The jumps along the column of state r (q of its plane) in the two-bit array a: MARK,
+    how many UNSEEN states they mark NEXT; FIND, 1 if one reaches a CUR state, else 0.
+    MAX_JUMPS of them at most, each written out so that its constants are read with a
+    constant index, into registers."""
+    n, p = _column_jump(a, flags, t, q, r, 0, r, constants, trackers, mode)
+    if n == 0 or mode != FIND:
+        more, p = _column_jump(a, flags, t, q, r, 1, p, constants, trackers, mode)
+        n += more
+    if n == 0 or mode != FIND:
+        more, p = _column_jump(a, flags, t, q, r, 2, p, constants, trackers, mode)
+        n += more
+    return n
 
 
 @jit(parallel=True)
-def jump_from_cur(a, cur_flags, next_flags, found, t, height, down_bits, up_bits,
-                  unit_plane, unit_first, unit_stop):
-    """Every jump along the row and the first cell of every jump along the column from the
-    CUR states (units of the two-bit array: plane_kernels.units_for), marking NEXT the UNSEEN
-    states reached (found[u]: how many from unit u); a state one cell down (up) whose jump
-    can go on is set in down_bits (up_bits) whether seen or not (an empty bitset: none kept)."""
+def jump_from_cur(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
+    """Mark NEXT every UNSEEN state a jump takes a CUR state to (units of the two-bit
+    array: plane_kernels.units_for; found[u]: how many from unit u)."""
     width = t.width
     plane = t.plane
     for u in prange(unit_plane.size):
         found[u] = 0
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
-        lo, col, row, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
+        lo, col, trackers, constants = _jump_unit(t, unit_plane[u])
         hi = lo + plane
-        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             lanes = lanes_within(cur_lanes(a[w]), w, lo, hi)
@@ -268,81 +281,43 @@ def jump_from_cur(a, cur_flags, next_flags, found, t, height, down_bits, up_bits
                 continue
             g0 = w * STATES_PER_WORD
             new += _row_jumps(a, next_flags, g0, lanes, plane, col, width)
-            if not constants[0]:  # no vertical move
+            if not constants[0]:  # no jump along the column
                 continue
             while lanes:
-                q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
+                r = g0 + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE
-                new += _first_cell(a, next_flags, t, q, constants, trackers, down_bits,
-                                   up_bits, keep_down, keep_up)
+                new += _column_jumps(a, next_flags, t, r - lo, r, constants, trackers, MARK)
         found[u] = new
 
 
+@jit(inline="always")
+def _set_column_jumps(bits, t, q, r, constants, trackers):
+    """Set in bits every state a jump along the column takes state r (q of its plane) to."""
+    down, jumps = constants[1], constants[2]
+    p = r
+    for j in range(jumps):
+        if j == down:
+            p = r  # the jumps up
+        p = plane_jump(t, q, j, p, constants, trackers)
+        set_bit(bits, p)
+
+
 @jit(parallel=True)
-def jump_from_ranks(ranks, bits, t, height, down_bits, up_bits, run_first, run_stop):
+def jump_from_ranks(ranks, bits, t, run_first, run_stop):
     """jump_from_cur over a list of ascending ranks (runs of one plane:
     plane_kernels.runs_for), setting the states reached in bits (a bitset of the level)."""
     width = t.width
     plane = t.plane
-    into_bits = np.zeros(0, np.uint64)  # _mark's flags: set the bits
     for k in prange(run_first.size):
         first = run_first[k]
-        lo, col, row, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane, BOTH)
-        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
+        lo, col, trackers, constants = _jump_unit(t, np.int64(ranks[first]) // plane)
         for i in range(first, run_stop[k]):
             r = np.int64(ranks[i])
             for c in range(width):
                 if c != col:
                     set_bit(bits, r + (c - col) * plane)
             if constants[0]:
-                _first_cell(bits, into_bits, t, r - lo, constants, trackers, down_bits,
-                            up_bits, keep_down, keep_up)
-
-
-@jit(parallel=True)
-def jump_on(src, a, flags, found, t, direction, height, keep, backward, unit_plane,
-            unit_first, unit_stop):
-    """One cell more of the column's jumps in `direction` (DOWN or UP) from the states of
-    the bitset src (units of 64-state words: plane_kernels.units_for).  Forward, each state
-    reached is marked in a (a two-bit array, NEXT if UNSEEN, found[u] counting them; flags
-    empty: a bitset) and set in keep (empty: none kept) if its jump can go on.  Backward (a
-    two-bit array; src: the first cells of the jumps of UNSEEN states, height 3), a state
-    whose next cell is CUR marks the state its jump came from.  src is left empty but for
-    the words two planes share (the caller clears them)."""
-    plane = t.plane
-    for u in prange(unit_plane.size):  # planes of the rows between the first and the last
-        found[u] = 0
-        lo, _, row, trackers, constants = plane_unit(t, unit_plane[u],
-                                                     BOTH if backward else direction)
-        hi = lo + plane
-        down_on, up_on = _goes_on(row, height, keep, keep)
-        on = down_on if direction == DOWN else up_on
-        new = 0
-        for w in range(unit_first[u], unit_stop[u]):
-            v = src[w]
-            if v == 0:
-                continue
-            g0 = w * WORD_BITS
-            if g0 >= lo and g0 + WORD_BITS <= hi:
-                src[w] = 0  # this unit's alone
-            else:
-                if g0 < lo:
-                    v &= ~((ONE << np.uint64(lo - g0)) - ONE)
-                if g0 + WORD_BITS > hi:
-                    v &= (ONE << np.uint64(hi - g0)) - ONE
-            while v:
-                q = g0 + np.int64(lowest_bit(v)) - lo
-                v &= v - ONE
-                down, up = plane_moves(t, q, constants, trackers)
-                to, back = (down, up) if direction == DOWN else (up, down)
-                if backward:
-                    if _is_cur(a, to):
-                        new += mark_next(a, flags, back)
-                    continue
-                new += _mark(a, flags, to)
-                if on:
-                    set_bit(keep, to)
-        found[u] = new
+                _set_column_jumps(bits, t, r - lo, r, constants, trackers)
 
 
 @jit(inline="always")
@@ -365,19 +340,15 @@ def _cur_at(a, g0):
 
 
 @jit(parallel=True)
-def jump_to_unseen(a, next_flags, found, t, height, down_bits, up_bits, unit_plane,
-                   unit_first, unit_stop):
-    """Backward: mark NEXT every UNSEEN state a jump along its row or one cell along its
-    column takes to a CUR state (found[u]: how many from unit u); for the others, the first
-    cell of their longer jumps down (up) is set in down_bits (up_bits; height 3: jump_on
-    backward finishes them)."""
+def jump_to_unseen(a, next_flags, found, t, unit_plane, unit_first, unit_stop):
+    """Backward: mark NEXT every UNSEEN state a jump takes to a CUR state (a jump back is a
+    jump; found[u]: how many from unit u)."""
     width = t.width
     plane = t.plane
     for u in prange(unit_plane.size):
         found[u] = 0
-        lo, col, row, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
+        lo, col, trackers, constants = _jump_unit(t, unit_plane[u])
         hi = lo + plane
-        keep_down, keep_up = _goes_on(row, height, down_bits, up_bits)
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
             v = a[w]
@@ -393,88 +364,43 @@ def jump_to_unseen(a, next_flags, found, t, height, down_bits, up_bits, unit_pla
             if hit:
                 new += mark_next_lanes(a, next_flags, w, hit)
                 lanes &= ~hit
-            if not constants[0]:  # no vertical move
+            if not constants[0]:  # no jump along the column
                 continue
             while lanes:
-                q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
+                r = g0 + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE
-                down, up = plane_moves(t, q, constants, trackers)
-                if (down >= 0 and _is_cur(a, down)) or (up >= 0 and _is_cur(a, up)):
-                    new += mark_next(a, next_flags, lo + q)
-                    continue
-                if keep_down and down >= 0:
-                    set_bit(down_bits, down)
-                if keep_up and up >= 0:
-                    set_bit(up_bits, up)
+                if _column_jumps(a, next_flags, t, r - lo, r, constants, trackers, FIND):
+                    new += mark_next(a, next_flags, r)
         found[u] = new
 
 
 class PlaneJumpExpansion:
     """The layer expansion of a multi-tile sliding puzzle with plane tables (an
-    expansion.LayerExpansion): the row's jumps a word of states at a time, the column's a
-    cell at a time through bitsets of the whole space (height - 1 cells at most; none kept
-    on two rows, two bitsets on three, three from four: puzzle.kept_bitsets).
-
-    Forward while the frontier is smaller than what is left unseen; backward past that
-    (every UNSEEN state looks for a CUR state one move away and stops at the first: a jump
-    back is a jump), on boards of two or three rows, where a jump along the column is at
-    most two cells."""
+    expansion.LayerExpansion): the row's jumps a word of states at a time, the column's
+    state by state from trackers of the plane kernels.  Forward while the frontier is
+    smaller than what is left unseen over BACKWARD; backward past that (every UNSEEN state
+    looks for a CUR state one jump away and stops at the first)."""
 
     def __init__(self, plane_expansion, puzzle):
         self.tables = plane_expansion.tables
         self.units = plane_expansion.units
         self.found = plane_expansion.found
         self.size = puzzle.size
-        self.height = np.int64(puzzle.height)
         self.cells = puzzle.cells
-        words = words_for(puzzle.size)
-        # a jump that goes on after its first cell is in a row between the first and the last
-        plane_of, first, stop = units_for(puzzle.cells, plane_expansion.plane, words,
-                                          per_word=WORD_BITS)
-        row = plane_of // puzzle.width
-        inner = (row >= 1) & (row <= puzzle.height - 2)
-        self.bit_units = plane_of[inner], first[inner], stop[inner]
-        self.bit_found = np.zeros(self.bit_units[0].size, dtype=np.int64)
-        # words two planes share, and a last word past the space: jump_on leaves them
-        edges = np.arange(1, puzzle.cells + 1, dtype=np.int64) * plane_expansion.plane
-        self.shared = np.unique(edges[edges % WORD_BITS != 0] // WORD_BITS)
-        self.bitsets = [np.zeros(words, np.uint64) for _ in range(kept_bitsets(puzzle.height))]
         self.directions = []  # 'forward' or 'backward', depth by depth (benchmarks, tests)
 
-    def _jumps_on(self, a, flags, kept, run, backward=False):
-        """The column's jumps from their first cell (kept: the down and up bitsets) to
-        their last; how many states marked NEXT."""
-        new = 0
-        spare = self.bitsets[2] if len(self.bitsets) > 2 else NO_BITS
-        for direction, src in zip((DOWN, UP), kept):
-            for cell in range(2, int(self.height)):
-                keep = spare if cell < self.height - 1 else NO_BITS
-                run(jump_on, src, a, flags, self.bit_found, self.tables, np.int64(direction),
-                    self.height, keep, backward, *self.bit_units)
-                src[self.shared] = 0
-                new += int(self.bit_found.sum())
-                if keep.size:
-                    src, spare = keep, src
-        return new
-
     def expand(self, state, level):
-        kept = self.bitsets[:2] if self.bitsets else [NO_BITS, NO_BITS]
-        backward = False
-        if self.height <= 3:
-            cur, unseen = cur_and_unseen(state.words, self.size)
-            backward = unseen < BACKWARD * cur
-        self.directions.append("backward" if backward else "forward")
-        if backward:
+        cur, unseen = cur_and_unseen(state.words, self.size)
+        if unseen < BACKWARD * cur:
+            self.directions.append("backward")
             state.run(jump_to_unseen, state.words, state.next_flags, self.found, self.tables,
-                      self.height, *kept, *self.units)
+                      *self.units)
         else:
+            self.directions.append("forward")
             state.run(jump_from_cur, state.words, state.cur_flags, state.next_flags,
-                      self.found, self.tables, self.height, *kept, *self.units)
-        return int(self.found.sum()) + self._jumps_on(state.words, state.next_flags, kept,
-                                                      state.run, backward)
+                      self.found, self.tables, *self.units)
+        return int(self.found.sum())
 
     def mark(self, ranks, level, bits):
-        kept = self.bitsets[:2] if self.bitsets else [NO_BITS, NO_BITS]
-        jump_from_ranks(ranks, bits, self.tables, self.height, *kept,
+        jump_from_ranks(ranks, bits, self.tables,
                         *runs_for(ranks, int(self.tables.plane), self.cells))
-        self._jumps_on(bits, NO_BITS, kept, lambda kernel, *args: kernel(*args))

@@ -17,9 +17,11 @@ blank in cell b are one contiguous plane of the array, and
   `width` reading positions change.
 """
 
+import warnings
+
 import numpy as np
 from numba import prange
-from numba.core.errors import TypingError
+from numba.core.errors import NumbaIRAssumptionWarning, TypingError
 from numba.extending import overload
 
 from puzzledb.compiled import jit
@@ -123,21 +125,25 @@ def _horizontal_bits(bits, r, plane, col, width):
 # every state took three to five times the sweep's time.  Nothing else travels from state
 # to state: numba's analysis of parallel loops fails on a tuple carried around a loop.
 
-_VERTICAL = {}  # tables type -> (scratch, start, moves) of its family
-DOWN, UP, BOTH = 1, 2, 3  # the vertical moves a sweep asks plane_start for
+_VERTICAL = {}  # tables type -> (scratch, start, moves, jump_start, jump) of its family
 
 
-def register(tables_type, scratch, start, moves):
+def register(tables_type, scratch, start, moves, jump_start, jump):
     """Make a piece family's vertical moves known to the sweeps, for tables of tables_type
-    (a namedtuple class): three compiled functions, inline="always", with these arguments:
+    (a namedtuple class): compiled functions, inline="always", with these arguments:
     scratch(t) -> the trackers of one thread's sweep, one array;
-    start(t, b, trackers, directions) -> the constants of plane b, a tuple of integers whose
-    first is true if the plane has a vertical move among `directions` (DOWN, UP or BOTH: the
-    moves asked for); the trackers set for the plane's first state;
+    start(t, b, trackers) -> the constants of plane b, a tuple of integers whose first is
+    true if the plane has a vertical move; the trackers set for the plane's first state;
     moves(t, q, constants, trackers) -> the ranks after the move down and after the move up
-    (-1: no such move, or not asked for) of state q of the plane, q not below the state
-    asked about before."""
-    _VERTICAL[tables_type] = (scratch, start, moves)
+    (-1: no such move) of state q of the plane, q not below the state asked about before;
+    jump_start and jump the same for the multi-tile metric's jumps along the column (any
+    number of cells; multi_kernels.py): jump_start(t, b, trackers) -> the constants of
+    plane b's jumps, a tuple of integers whose first three are whether it has one, how many
+    go down (one cell, two, ...) and how many in all (those up follow);
+    jump(t, q, j, previous, constants, trackers) -> the rank after jump j of state q of the
+    plane, previous the rank after the jump before it in the same direction (the first:
+    the state's own), q not below the state asked about before."""
+    _VERTICAL[tables_type] = (scratch, start, moves, jump_start, jump)
 
 
 def _vertical(t, role):
@@ -148,15 +154,23 @@ def _vertical(t, role):
 
 
 def plane_scratch(t):
-    """The registered scratch, start and moves of t's family (compiled code only)."""
+    """The registered functions of t's family (compiled code only): see register."""
     raise NotImplementedError("called from compiled code only")
 
 
-def plane_start(t, b, trackers, directions):
+def plane_start(t, b, trackers):
     raise NotImplementedError("called from compiled code only")
 
 
 def plane_moves(t, q, constants, trackers):
+    raise NotImplementedError("called from compiled code only")
+
+
+def plane_jump_start(t, b, trackers):
+    raise NotImplementedError("called from compiled code only")
+
+
+def plane_jump(t, q, j, previous, constants, trackers):
     raise NotImplementedError("called from compiled code only")
 
 
@@ -166,7 +180,7 @@ def _scratch_of(t):
 
 
 @overload(plane_start, inline="always")
-def _start_of(t, b, trackers, directions):
+def _start_of(t, b, trackers):
     return _vertical(t, 1)
 
 
@@ -175,17 +189,36 @@ def _moves_of(t, q, constants, trackers):
     return _vertical(t, 2)
 
 
+@overload(plane_jump_start, inline="always")
+def _jump_start_of(t, b, trackers):
+    return _vertical(t, 3)
+
+
+@overload(plane_jump, inline="always")
+def _jump_of(t, q, j, previous, constants, trackers):
+    return _vertical(t, 4)
+
+
+# The multi-tile sweeps inline plane_jump at one call site per jump (a loop over the jumps
+# instead reads their constants with a variable index and took a quarter longer).  On
+# Python 3.11, numba's pedantic SSA check then warns that variables of the inlined code are
+# "not in scope" (numba issue #9489: an overload inlined at two call sites); the code is
+# right (tests/test_multi_tile.py compares it with a plain search), so the warning is
+# silenced for the families' `_jump` functions alone.
+warnings.filterwarnings("ignore", message=r".*variable '_jump_v\d+_.*' is not in scope",
+                        category=NumbaIRAssumptionWarning)
+
+
 # --- the sweeps -----------------------------------------------------------------------------
 
 
 @jit(inline="always")
-def plane_unit(t, b, directions):
-    """What a sweep of plane b starts from: its first rank, the blank's column and row, the
-    trackers and the constants of the vertical moves asked for (plane_start)."""
+def plane_unit(t, b):
+    """What a sweep of plane b starts from: its first rank, the blank's column, the trackers
+    and the constants of the vertical moves (plane_start)."""
     trackers = plane_scratch(t)
-    constants = plane_start(t, b, trackers, directions)
-    return b * t.plane, b % t.width, b // t.width, trackers, constants
-
+    constants = plane_start(t, b, trackers)
+    return b * t.plane, b % t.width, trackers, constants
 
 
 @jit(parallel=True)
@@ -198,7 +231,7 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
         found[u] = 0
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
-        lo, col, _, trackers, constants = plane_unit(t, unit_plane[u], BOTH)
+        lo, col, trackers, constants = plane_unit(t, unit_plane[u])
         hi = lo + plane
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
@@ -228,7 +261,7 @@ def mark_planes(ranks, bits, t, run_first, run_stop):
     plane = t.plane
     for k in prange(run_first.size):
         first = run_first[k]
-        lo, col, _, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane, BOTH)
+        lo, col, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane)
         for i in range(first, run_stop[k]):
             r = np.int64(ranks[i])
             _horizontal_bits(bits, r, plane, col, width)

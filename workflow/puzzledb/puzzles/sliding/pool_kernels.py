@@ -14,7 +14,7 @@ from puzzledb.compiled.bitops import pdep, pext
 from puzzledb.compiled import jit
 from puzzledb.expansion import ONE
 from puzzledb.puzzles.ranking import combination_masks
-from puzzledb.puzzles.sliding.plane_kernels import DOWN, UP, register
+from puzzledb.puzzles.sliding.plane_kernels import register
 
 PoolTables = namedtuple(
     "PoolTables",
@@ -52,23 +52,26 @@ MASKS, DIGITS, FREE, START, STOP = range(5)
 
 
 @jit(inline="always")
-def _pool_vertical(s, target, t, table):
-    """The rank after the piece in cell `target` slides into the blank at s."""
+def _pool_vertical(target, cells, shift_down, t, table):
+    """The rank after the pieces in `cells` (a mask: the cells of the blank's column from
+    the one next to it to target) each slide one cell toward the blank, the blank ending in
+    target; shift_down: the blank is above them (the pieces go up the board)."""
     k = t.classes
     full = (ONE << np.uint64(t.cells)) - ONE
-    bit = ONE << np.uint64(target)
-    p = 1
-    while np.uint64(table[MASKS, p]) & bit == 0:
-        p += 1
+    p = k - 1  # the last class with a piece that moves: the classes after it keep digits
+    while np.uint64(table[MASKS, p]) & cells == 0:
+        p -= 1
+    shift = np.uint64(t.width)
     r = target * t.plane
-    pool = full & ~bit
+    pool = full & ~(ONE << np.uint64(target))
     for c in range(1, k - 1):
         if c > p:
             r += table[DIGITS, c] * t.weights[c]
             continue
         m = np.uint64(table[MASKS, c])
-        if c == p:
-            m = (m & ~bit) | (ONE << np.uint64(s))
+        moved = m & cells
+        if moved:
+            m = (m & ~cells) | (moved >> shift if shift_down else moved << shift)
         r += np.int64(t.rank_table[t.rank_offset[c] + np.int64(pext(m, pool))]) * t.weights[c]
         pool &= ~m
     return r
@@ -106,18 +109,24 @@ def _scratch(t):
 
 
 @jit(inline="always")
-def _start(t, b, trackers, directions):
-    """Plane b's constants: (whether it has a vertical move, b, whether a piece moves down
-    into it, whether one moves up: each only if asked for in directions)."""
+def _jump_start(t, b, trackers):
+    """Plane b's constants for its jumps along the column: (whether it has one, how many go
+    down, how many in all, b); the trackers as no digit was decoded."""
     trackers[FREE, 1] = np.int64(((ONE << np.uint64(t.cells)) - ONE) & ~(ONE << np.uint64(b)))
     trackers[START, 0] = 0
     trackers[STOP, 0] = t.plane
     for c in range(1, t.classes):
         trackers[STOP, c] = 0  # no digit kept
     row = b // t.width
-    down = row < t.height - 1 and directions & DOWN != 0
-    up = row > 0 and directions & UP != 0
-    return down | up, b, down, up
+    return t.height > 1, t.height - 1 - row, t.height - 1, b
+
+
+@jit(inline="always")
+def _start(t, b, trackers):
+    """Plane b's constants: (whether it has a vertical move, b, whether a piece moves down
+    into it, whether one moves up)."""
+    vertical, below, jumps, b = _jump_start(t, b, trackers)
+    return vertical, b, below > 0, jumps > below
 
 
 @jit(inline="always")
@@ -126,10 +135,24 @@ def _moves(t, q, constants, trackers):
     _pool_digits(q, t, trackers)
     below = above = np.int64(-1)
     if down:
-        below = _pool_vertical(b, b + t.width, t, trackers)
+        below = _pool_vertical(b + t.width, ONE << np.uint64(b + t.width), True, t, trackers)
     if up:
-        above = _pool_vertical(b, b - t.width, t, trackers)
+        above = _pool_vertical(b - t.width, ONE << np.uint64(b - t.width), False, t, trackers)
     return below, above
 
 
-register(PoolTables, _scratch, _start, _moves)
+@jit(inline="always")
+def _jump(t, q, j, previous, constants, trackers):
+    """The rank after jump j of state q of the plane (q not below the state asked about
+    before; previous, the rank after the jump before it, is not needed here)."""
+    _, down, _, b = constants
+    _pool_digits(q, t, trackers)
+    step = t.width if j < down else -t.width
+    cells = j + 1 if j < down else j - down + 1
+    column = np.uint64(0)
+    for i in range(1, cells + 1):
+        column |= ONE << np.uint64(b + i * step)
+    return _pool_vertical(b + cells * step, column, step > 0, t, trackers)
+
+
+register(PoolTables, _scratch, _start, _moves, _jump_start, _jump)

@@ -16,7 +16,6 @@ from math import factorial, prod
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.expansion import words_for
 from puzzledb.puzzles.base import RANK_LIMIT, SEPARATORS, Puzzle, TilePartition, format_rows
 from puzzledb.puzzles.ranking import (
     combination_masks,
@@ -47,13 +46,9 @@ RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal
 MultiTileTables = namedtuple("MultiTileTables", "adjacent half_factorial parity_of_blank counts "
                              "weights distinct width")
 METRICS = ("single-tile", "multi-tile")
-
-
-def kept_bitsets(height):
-    """Bitsets of the whole space the multi-tile plane expansion (multi_kernels.
-    PlaneJumpExpansion) keeps: the states one cell down and up of a jump along the column
-    that can go on (from three rows), and a spare for its next cell (from four)."""
-    return 0 if height < 3 else 2 if height == 3 else 3
+# multi_kernels.PlaneJumpExpansion writes out the jumps along a column one by one: boards of
+# more rows go state by state (MultiTileExpansion)
+MAX_JUMPS = 3
 
 
 # The plane expansion (distinct_kernels.py) of distinct tiles splits the rank around the
@@ -185,12 +180,15 @@ class SlidingPuzzle(Puzzle):
 
     def layer_expansion(self):
         """The plane kernels; multi-tile moves: multi_kernels.PlaneJumpExpansion (the plane
-        kernels composed), or MultiTileExpansion (state by state) without plane tables; None
-        for a single-tile board whose tables would be too large (the engine then expands
-        state by state)."""
+        kernels' trackers, one per cell of a jump along the column), or MultiTileExpansion
+        (state by state) without plane tables or past MAX_JUMPS + 1 rows; None for a
+        single-tile board whose tables would be too large (the engine then expands state by
+        state)."""
         kernels = self.compiled
+        if self.multi_tile and (self.plane_plan is None or self.height - 1 > MAX_JUMPS):
+            return kernels.multi_kernels.MultiTileExpansion(self)
         if self.plane_plan is None:
-            return kernels.multi_kernels.MultiTileExpansion(self) if self.multi_tile else None
+            return None
         if self.multi_tile:
             return kernels.multi_kernels.PlaneJumpExpansion(kernels.plane_expansion(self), self)
         return kernels.plane_expansion(self)
@@ -199,11 +197,8 @@ class SlidingPuzzle(Puzzle):
         plan = self.plane_plan
         if plan is None:
             return 0
-        tables = (8 * sum(entries for _, _, entries, _ in plan.suffixes) if self.distinct else
-                  4 * sum(1 << p for p in plan))
-        if self.multi_tile:  # PlaneJumpExpansion's bitsets of the whole space
-            tables += kept_bitsets(self.height) * 8 * words_for(self.size)
-        return tables
+        return (8 * sum(entries for _, _, entries, _ in plan.suffixes) if self.distinct else
+                4 * sum(1 << p for p in plan))
 
     @cached_property
     def plane_plan(self):

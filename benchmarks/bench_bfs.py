@@ -18,7 +18,10 @@ last column says whether the search reached every rank (a dense rank space).
 `--expansion-only`: the layer expansions alone, in memory, no layer extracted or written (the
 layer writer's thread shares the cores with the search, and is the same work for two puzzles
 of one space): each depth's expansion and relabelling timed, their sums printed with the
-widest depths' times.  For comparing two expansions of one space, e.g. two metrics.
+widest depths' times.  For comparing two expansions of one space, e.g. two metrics.  Only
+the forward kernel is loaded before the clock starts; a backward one loads at its first
+depth (milliseconds from a warm cache, a compile from a cold one: take the best of
+--repeat).  Ungraded puzzles only; --store, --memory-mb and --scratch do not apply.
 
 `--snakemake`: eleven's database built by `snakemake --cores 2 results/eleven/layers/
 manifest.json` from no results in a scratch directory, warm (one untimed run first fills
@@ -161,7 +164,7 @@ def bench_builds(args):
 
 def bench_expansions(args):
     print(f"{'puzzle':22s} {'depth':>5s} {'expand s':>8s} {'relabel s':>9s} {'CPU s':>6s} "
-          f"{'loadavg':>7s}  widest depths (ms, M states found)")
+          f"{'loadavg':>7s}  widest depths found: ms to find them / M states")
     for name in args.puzzles:
         runs = []
         for _ in range(args.repeat):

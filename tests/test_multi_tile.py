@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from puzzledb.bfs import in_memory
+from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
+from puzzledb.puzzles.sliding.plane_kernels import plane_jump, plane_jump_start, plane_scratch
+from puzzledb.puzzles.sliding.pool_kernels import pool_tables
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 from puzzledb.store.parts import open_layer_file
 
@@ -96,6 +99,70 @@ def plain_layers(puzzle):
 def test_the_plane_jumps_find_the_layers_of_a_plain_search(tmp_path, width, height, goal):
     puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
     assert type(puzzle.layer_expansion()).__name__ == "PlaneJumpExpansion"
+    assert layer_counts(puzzle, tmp_path) == plain_layers(puzzle)
+
+
+@numba.njit
+def _plane_jumps(t, b, qs, stop, out):
+    """plane_jump on the ascending states qs of plane b; a direction stops where stop[i, j]
+    (out -1 from there on), as the forward sweep stops at a seen state, so that a tracker
+    must catch up over the states it skipped."""
+    trackers = plane_scratch(t)
+    constants = plane_jump_start(t, b, trackers)
+    for i in range(qs.size):
+        r = b * t.plane + qs[i]
+        p = r
+        for j in range(constants[2]):
+            if j == constants[1]:
+                p = r  # the jumps up
+            if p >= 0 and not stop[i, j]:
+                p = plane_jump(t, qs[i], j, p, constants, trackers)
+            else:
+                p = -1
+            out[i, j] = p
+
+
+def column_jumps(board, width):
+    """The boards after the blank's jumps of 1, 2, ... cells down, then up (plain Python)."""
+    out = []
+    for step in (width, -width):
+        moved = list(board)
+        b = moved.index(0)
+        while 0 <= b + step < len(board):
+            moved[b], moved[b + step] = moved[b + step], 0
+            b += step
+            out.append(moved.copy())
+    return out
+
+
+@pytest.mark.parametrize("width, height, goal", [
+    (3, 4, "123 456 789 ab0"),  # jumps of three cells over windows of three, no full search
+    (3, 4, "213 456 789 ab0"),  # the other parity of the permutation
+    (4, 4, "1234 5678 9abc def0"),
+    (4, 4, "1111 1111 1122 3340"),  # repeated pieces (the pool kernels)
+])
+def test_the_plane_jumps_rank_the_boards_the_rule_gives(width, height, goal):
+    puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
+    t = factored_tables(puzzle) if puzzle.distinct else pool_tables(puzzle)
+    rng = np.random.default_rng(5)
+    for b in range(puzzle.cells):
+        start = int(rng.integers(0, t.plane - 100))  # a run of states, then scattered ones
+        qs = np.unique(np.concatenate([np.arange(start, start + 100),
+                                       rng.integers(0, t.plane, 60)])).astype(np.int64)
+        stop = rng.random((qs.size, height - 1)) < 0.3
+        out = np.full((qs.size, height - 1), -2, np.int64)
+        _plane_jumps(t, np.int64(b), qs, stop, out)
+        for q, got in zip(qs.tolist(), out.tolist()):
+            want = [puzzle.rank(x) for x in column_jumps(puzzle.unrank(b * t.plane + q), width)]
+            assert len(want) == len(got)
+            assert [g for g in got if g >= 0] == [w for w, g in zip(want, got) if g >= 0]
+        assert (out >= 0).sum() > out.size // 3  # most jumps were made and checked
+
+
+def test_boards_of_more_than_four_rows_go_state_by_state(tmp_path):
+    puzzle = SlidingPuzzle("m", 2, 5, "11 22 33 44 50", metric="multi-tile")
+    assert type(puzzle.layer_expansion()).__name__ == "MultiTileExpansion"
+    assert puzzle.expansion_bytes() == 0  # no plane tables built
     assert layer_counts(puzzle, tmp_path) == plain_layers(puzzle)
 
 

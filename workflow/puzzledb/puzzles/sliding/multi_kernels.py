@@ -6,9 +6,9 @@ A jump along the row keeps the pieces in reading order (the rank's blank digit a
 changes), so the CUR states of a word jump together, one word operation per target cell
 (the plane kernels' horizontal move, to any cell of the row).  A jump of k cells along the
 column turns k disjoint windows of reading positions, one per cell, so its rank change is
-the sum of k single vertical moves' changes, each read from the original state's digits by
-a tracker of its own (plane_kernels.plane_jump; distinct_kernels.py and pool_kernels.py
-register them): PlaneJumpExpansion sweeps each plane once, state by state for the column.
+the sum of k single vertical moves' changes, each read from the original state's digits
+(plane_kernels.plane_jump; distinct tiles keep a tracker per window, repeated pieces one
+for all): PlaneJumpExpansion sweeps each plane once, state by state for the column.
 Forward, a direction stops at the first state on its way that is OLD or CUR: the jumps on
 from there are that state's own.  Backward (late depths), every UNSEEN state looks for a CUR
 state one jump away and stops at the first.
@@ -228,8 +228,8 @@ MARK, FIND = 0, 1  # what _column_jumps does with the states the jumps reach
 @jit(inline="always")
 def _column_jump(a, flags, t, q, r, j, previous, constants, trackers, mode):
     """Jump j along the column of state r (q of its plane), previous the rank the jump
-    before it in the same direction reached (-1: that direction stopped): (what _column_jumps
-    counts, the rank it reached, -1: stop).  MARK: a jump of k cells is a jump of k - 1
+    before it in the same direction reached (-1: that direction stopped): what _column_jumps
+    counts, and the rank reached (-1: this direction stops here).  MARK: a jump of k cells is a jump of k - 1
     cells and one more, so once a state on the way is OLD or CUR, the jumps on from it are
     its own, made when it was or is expanded, and this direction stops."""
     if j >= constants[2]:
@@ -382,6 +382,8 @@ class PlaneJumpExpansion:
     looks for a CUR state one jump away and stops at the first)."""
 
     def __init__(self, plane_expansion, puzzle):
+        if not puzzle.plane_jumps:
+            raise ValueError(f"{puzzle.name}: no plane jumps for this board (puzzle.plane_jumps)")
         self.tables = plane_expansion.tables
         self.units = plane_expansion.units
         self.found = plane_expansion.found

@@ -138,8 +138,9 @@ def register(tables_type, scratch, start, moves, jump_start, jump):
     (-1: no such move) of state q of the plane, q not below the state asked about before;
     jump_start and jump the same for the multi-tile metric's jumps along the column (any
     number of cells; multi_kernels.py): jump_start(t, b, trackers) -> the constants of
-    plane b's jumps, a tuple of integers whose first three are whether it has one, how many
-    go down (one cell, two, ...) and how many in all (those up follow);
+    plane b's jumps, a tuple whose first three items are integers: whether it has one, how
+    many go down (one cell, two, ...) and how many in all (those up follow), MAX_JUMPS at
+    most (puzzle.MAX_JUMPS: the sweeps write them out one by one);
     jump(t, q, j, previous, constants, trackers) -> the rank after jump j of state q of the
     plane, previous the rank after the jump before it in the same direction (the first:
     the state's own), q not below the state asked about before."""

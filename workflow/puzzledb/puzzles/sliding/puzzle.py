@@ -185,17 +185,24 @@ class SlidingPuzzle(Puzzle):
         single-tile board whose tables would be too large (the engine then expands state by
         state)."""
         kernels = self.compiled
-        if self.multi_tile and (self.plane_plan is None or self.height - 1 > MAX_JUMPS):
+        if self.plane_jumps:
+            return kernels.multi_kernels.PlaneJumpExpansion(kernels.plane_expansion(self), self)
+        if self.multi_tile:
             return kernels.multi_kernels.MultiTileExpansion(self)
         if self.plane_plan is None:
             return None
-        if self.multi_tile:
-            return kernels.multi_kernels.PlaneJumpExpansion(kernels.plane_expansion(self), self)
         return kernels.plane_expansion(self)
+
+    @property
+    def plane_jumps(self):
+        """Whether the multi-tile expansion goes through the plane tables (PlaneJumpExpansion):
+        it writes out at most MAX_JUMPS jumps along a column."""
+        return (self.multi_tile and self.plane_plan is not None
+                and self.height - 1 <= MAX_JUMPS)
 
     def expansion_bytes(self):
         plan = self.plane_plan
-        if plan is None:
+        if plan is None or (self.multi_tile and not self.plane_jumps):
             return 0
         return (8 * sum(entries for _, _, entries, _ in plan.suffixes) if self.distinct else
                 4 * sum(1 << p for p in plan))

@@ -229,9 +229,10 @@ MARK, FIND = 0, 1  # what _column_jumps does with the states the jumps reach
 def _column_jump(a, flags, t, q, r, j, previous, constants, trackers, mode):
     """Jump j along the column of state r (q of its plane), previous the rank the jump
     before it in the same direction reached (-1: that direction stopped): what _column_jumps
-    counts, and the rank reached (-1: this direction stops here).  MARK: a jump of k cells is a jump of k - 1
-    cells and one more, so once a state on the way is OLD or CUR, the jumps on from it are
-    its own, made when it was or is expanded, and this direction stops."""
+    counts, and the rank reached (-1: this direction stops here).  MARK: a jump of k cells
+    is a jump of k - 1 cells and one more, so once a state on the way is OLD or CUR, the
+    jumps on from it are its own, made when it was or is expanded, and this direction
+    stops."""
     if j >= constants[2]:
         return 0, previous
     if j == constants[1]:
@@ -292,7 +293,8 @@ def jump_from_cur(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
 
 @jit(inline="always")
 def _set_column_jumps(bits, t, q, r, constants, trackers):
-    """Set in bits every state a jump along the column takes state r (q of its plane) to."""
+    """Set in bits every state a jump along the column takes state r (q of its plane) to
+    (one loop, not _column_jumps' call site per jump: the frontier's dense depths only)."""
     down, jumps = constants[1], constants[2]
     p = r
     for j in range(jumps):

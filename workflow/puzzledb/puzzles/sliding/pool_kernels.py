@@ -109,23 +109,41 @@ def _scratch(t):
 
 
 @jit(inline="always")
+def _column_run(t, b, j, down, jumps):
+    """Jump j of plane b along the column: (the cell the blank ends in, the mask of the
+    cells whose pieces slide one cell toward it); (-1, 0): no such jump."""
+    if j >= jumps:
+        return np.int64(-1), np.uint64(0)
+    step = t.width if j < down else -t.width
+    cells = j + 1 if j < down else j - down + 1
+    column = np.uint64(0)
+    for i in range(1, cells + 1):
+        column |= ONE << np.uint64(b + i * step)
+    return np.int64(b + cells * step), column
+
+
+@jit(inline="always")
 def _jump_start(t, b, trackers):
     """Plane b's constants for its jumps along the column: (whether it has one, how many go
-    down, how many in all, b); the trackers as no digit was decoded."""
+    down, how many in all, b, then each jump's _column_run); the trackers as no digit was
+    decoded."""
     trackers[FREE, 1] = np.int64(((ONE << np.uint64(t.cells)) - ONE) & ~(ONE << np.uint64(b)))
     trackers[START, 0] = 0
     trackers[STOP, 0] = t.plane
     for c in range(1, t.classes):
         trackers[STOP, c] = 0  # no digit kept
-    row = b // t.width
-    return t.height > 1, t.height - 1 - row, t.height - 1, b
+    down = t.height - 1 - b // t.width
+    jumps = t.height - 1
+    return (t.height > 1, down, jumps, b,
+            (_column_run(t, b, 0, down, jumps), _column_run(t, b, 1, down, jumps),
+             _column_run(t, b, 2, down, jumps)))  # MAX_JUMPS of them
 
 
 @jit(inline="always")
 def _start(t, b, trackers):
     """Plane b's constants: (whether it has a vertical move, b, whether a piece moves down
     into it, whether one moves up)."""
-    vertical, below, jumps, b = _jump_start(t, b, trackers)
+    vertical, below, jumps, b, _ = _jump_start(t, b, trackers)
     return vertical, b, below > 0, jumps > below
 
 
@@ -145,14 +163,9 @@ def _moves(t, q, constants, trackers):
 def _jump(t, q, j, previous, constants, trackers):
     """The rank after jump j of state q of the plane (q not below the state asked about
     before; previous, the rank after the jump before it, is not needed here)."""
-    _, down, _, b = constants
+    target, column = constants[4][j]
     _pool_digits(q, t, trackers)
-    step = t.width if j < down else -t.width
-    cells = j + 1 if j < down else j - down + 1
-    column = np.uint64(0)
-    for i in range(1, cells + 1):
-        column |= ONE << np.uint64(b + i * step)
-    return _pool_vertical(b + cells * step, column, step > 0, t, trackers)
+    return _pool_vertical(target, column, j < constants[1], t, trackers)
 
 
 register(PoolTables, _scratch, _start, _moves, _jump_start, _jump)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
+from plain_permutation import bfs_plain, board_text
 from puzzledb.bfs import in_memory
 from puzzledb.config import check_config
 from puzzledb.errors import BoardError, ConfigError
@@ -67,78 +68,6 @@ End
 CUBE2_RU = (EXAMPLES / "2x2x2.tws").read_text().split("Move F")[0]
 
 
-# --- an independent reading of the format, and a BFS over sets ---------------------------
-
-
-def read_plain(text):
-    """(sets [(name, size, orientations)], solved state, moves [(perm, twist) per set])."""
-    sets, moves, solved, block, current = [], [], {}, None, None
-    lines = [ln.split("#")[0].split() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
-    i = 0
-    while i < len(lines):
-        words = lines[i]
-        if words[0] == "Set":
-            sets.append((words[1], int(words[2]), int(words[3])))
-        elif words[0] in ("Solved", "Move"):
-            block = {}
-            i += 1
-            while lines[i][0] != "End":
-                name = lines[i][0]
-                perm = [int(x) for x in lines[i + 1]]
-                i += 2
-                twist = [0] * len(perm)
-                if i < len(lines) and lines[i][0].isdigit():
-                    twist = [int(x) for x in lines[i]]
-                    i += 1
-                block[name] = (perm, twist)
-            if words[0] == "Solved":
-                solved = block
-            else:
-                moves.append(block)
-        i += 1
-    start = tuple((tuple(solved[n][0]) if n in solved else tuple(range(1, size + 1)),
-                   tuple(solved[n][1]) if n in solved else (0,) * size)
-                  for n, size, _ in sets)
-    return sets, start, moves
-
-
-def apply_plain(state, move, sets):
-    out = []
-    for (labels, oris), (name, size, k) in zip(state, sets):
-        perm, twist = move[name]
-        out.append((tuple(labels[perm[i] - 1] for i in range(size)),
-                    tuple((oris[perm[i] - 1] + twist[perm[i] - 1]) % k for i in range(size))))
-    return tuple(out)
-
-
-def bfs_plain(text, metric):
-    """The layers, as sets of states, by the moves' cycles through each state: every state
-    on the cycle (htm) or its two ends (qtm)."""
-    sets, start, moves = read_plain(text)
-    seen, layer, layers = {start}, {start}, [{start}]
-    while layer:
-        following = set()
-        for state in layer:
-            for move in moves:
-                cycle = [apply_plain(state, move, sets)]
-                while cycle[-1] != state:
-                    cycle.append(apply_plain(cycle[-1], move, sets))
-                near = cycle[:-1] if metric == "htm" else [cycle[0], cycle[-2]]
-                following.update(s for s in near if s not in seen)
-        seen |= following
-        layer = following
-        if layer:
-            layers.append(layer)
-    return sets, layers
-
-
-def board_text(state, sets):
-    return " | ".join(f"{name} " + " ".join(map(str, labels)) +
-                      (" / " + " ".join(map(str, oris)) if k > 1 else "")
-                      for (labels, oris), (name, _, k) in zip(state, sets))
-
-
 def engine_layers(puzzle, directory):
     numba.set_num_threads(2)
     in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
@@ -152,7 +81,7 @@ def build_into(tmp_path, puzzle):
 @pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU], ids=["toy", "identical", "RU"])
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):
-    sets, expected = bfs_plain(text, metric)
+    sets, expected, _ = bfs_plain(text, metric)
     puzzle = PermutationPuzzle(f"p-{metric}", text=text, metric=metric)
     layers = build_into(tmp_path, puzzle)
     assert [len(x) for x in layers] == [len(x) for x in expected]
@@ -212,13 +141,12 @@ def test_a_board_is_a_move_sequence_or_the_pieces_set_by_set():
 
 
 @pytest.mark.parametrize("text, line, message", [
-    (TOY + "Illegal\n", 18, "'Illegal' is not supported"),
+    (TOY + "Frobnicate 3\n", 18, "'Frobnicate' is not a keyword of the format"),
     (TOY.replace("2 1 3 4", "2 2 3 4"), 6, "is not a permutation of 1..4"),
     (TOY.replace("1 1 0 0", "1 2 0 0"), 7, "orientation 2 out of range for set A"),
-    (TOY.replace("B\n1 2 3\n", ""), 11, "move Y does not give set B"),
-    ("Set A 3 1\nSolved\nA\n1 4 2\nEnd\nMove X\nA\n2 1 3\nEnd\n", 4,
-     "piece 4 of set A out of range"),
-    (TOY.replace("Move Y", "MoveSequence Y"), 11, "'MoveSequence' is not supported"),
+    (TOY.replace("1 1 0 0", "1 ? 0 0"), 7, "'?' is not a number (a ? stands only in Solved"),
+    (TOY + "MoveSequence Z X Q\n", 18, "MoveSequence Z: 'Q' is not a move"),
+    (TOY + "Illegal A 5 1\n", 18, "Illegal: slot 5 out of range for set A (1..4)"),
 ])
 def test_a_bad_definition_is_one_line_naming_the_file_and_line(tmp_path, text, line, message):
     path = tmp_path / "bad.tws"
@@ -271,3 +199,47 @@ def test_the_definition_hash_follows_the_moves_not_the_comments_and_names_the_pu
     assert a.definition_hash() == PermutationPuzzle("a", text="# more\n" + text).definition_hash()
     assert a.definition_hash() != PermutationPuzzle("b", text=text).definition_hash()
     assert a.definition_hash() != PermutationPuzzle("a", text=text, metric="qtm").definition_hash()
+
+
+def pyraminx():
+    return (EXAMPLES / "pyraminx.tws").read_text()  # its edges: even permutations
+
+
+@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, pyraminx()],
+                         ids=["toy", "identical", "RU", "pyraminx"])
+def test_components_past_the_table_limit_are_moved_by_compiled_ranks(tmp_path, text,
+                                                                     monkeypatch):
+    from puzzledb.puzzles.permutation import layout
+
+    tabled = PermutationPuzzle("tabled", text=text)
+    monkeypatch.setattr(layout, "TABLE_MAX", 1)  # every component of more than 1 value
+    puzzle = PermutationPuzzle("compiled", text=text)
+    assert puzzle.layout.compiled and puzzle.size == tabled.size
+    if puzzle.size < 10 ** 6:
+        _, expected, _ = bfs_plain(text, "htm")
+        layers = build_into(tmp_path, puzzle)
+        assert [x.size for x in layers] == [len(x) for x in expected]
+    ranks = np.random.default_rng(2).integers(0, puzzle.size, 50).tolist()
+    for rank in ranks:
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        assert sorted(tabled.rank(puzzle.unrank(n)) for n in puzzle.neighbours(rank)) == \
+            sorted(tabled.neighbours(tabled.rank(board)))
+
+
+def test_neighbours_after_keeps_the_high_blocks_it_decoded_for_the_rank_before(monkeypatch):
+    from puzzledb.puzzles.permutation import layout
+
+    monkeypatch.setattr(layout, "TABLE_MAX", 3000)
+    puzzle = PermutationPuzzle("corners", file=str(EXAMPLES / "corners.tws"))
+    assert [c.count for c in puzzle.layout.compiled] == [40320]  # the most significant
+    tables = puzzle.tables()
+    # ranks of a few rows of 3^7 twists: most share the arrangement with the rank before
+    ranks = np.sort(np.random.default_rng(3).integers(0, 2187 * 20, 2000))
+    work = np.empty(puzzle.work_size, np.int64)
+    out, after = np.empty(puzzle.max_moves, np.int64), np.empty(puzzle.max_moves, np.int64)
+    prev = -1
+    for rank in ranks.tolist():
+        n = kernels.neighbours_after(rank, prev, 0, after, work, tables)
+        assert after[:n].tolist() == puzzle.neighbours(rank)
+        prev = rank

@@ -174,6 +174,11 @@ class Puzzle:
         Default: 0."""
         return 0
 
+    def info_lines(self):
+        """More that `puzzledb info` says about the puzzle: (label, text) pairs, such as a
+        permutation puzzle's rotations that are not generators.  Default: none."""
+        return []
+
     def move_parity(self, ranks):
         """A 0/1 colouring of the ranks that every move flips, with the goal states all of
         one colour, as an int64 array: layer d is then all of one colour, and a state's

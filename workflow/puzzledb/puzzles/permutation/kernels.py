@@ -1,16 +1,21 @@
-"""The compiled kernels of permutation puzzles (puzzle.py): a state's neighbours by table
-look-ups on its factored rank, and the layer expansion over rows of L ranks.
+"""The compiled kernels of permutation puzzles (layout.py): a state's neighbours from its
+factored rank, and the layer expansion over rows of L ranks.
 
 rank = high * L + low.  The high part is decoded once per row (its blocks' digits) and its
-image under every move read from the high blocks' tables; a state of the row then needs one
-look-up of its low value per move.  The images of a row under a move all lie in one row, so
-the writes of a row stay in a few cache lines.
+image under every move read from the high blocks' tables, or computed by the compiled
+rank/unrank of a block too large for a table (component_kernels.py), which is done again
+only when its digit changes; a state of the row then needs one look-up of its low value per
+move.  The images of a row under a move all lie in one row, so the writes of a row stay in
+a few cache lines.  A move that puts a piece where it never stands (Illegal) reads -1 and
+is not taken.
 
 A layer is expanded forward (every CUR state marks its UNSEEN neighbours) while the
 frontier is smaller than what is left unseen, and backward past that (every UNSEEN state
 looks for a CUR neighbour and stops at the first): the moves come with their inverses, so a
 state's neighbours are the states it is a neighbour of.  Late layers of a cube's search
 cost a few look-ups per remaining state instead of a full expansion of the widest layer.
+A puzzle with Illegal rules goes forward only (its illegal ranks are never reached, and a
+backward step would have to ask each whether it is one).
 """
 
 import numpy as np
@@ -27,7 +32,8 @@ from puzzledb.expansion.words import (
     mark_next_lanes,
     units_active,
 )
-from puzzledb.puzzles.permutation.puzzle import PermutationTables
+from puzzledb.puzzles.permutation.component_kernels import image, unrank
+from puzzledb.puzzles.permutation.layout import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
@@ -35,37 +41,89 @@ BACKWARD = 1.0  # expand backward once the unseen states are fewer than this tim
 
 
 @jit(inline="always")
-def _row_targets(h, t, target, digits):
-    """target[m]: the first rank of the row that move m takes row h to."""
+def _block_images(t, b, d, images, scratch):
+    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal)."""
+    moves = t.moves
+    c = t.hi_kernel[b]
+    if c < 0:
+        base = t.hi_offset[b] + d * moves
+        for m in range(moves):
+            images[b * moves + m] = t.hi_tables[base + m]
+        return
+    s = t.kc_scratch
+    cls, ori = scratch[:s], scratch[s:2 * s]
+    cls2, ori2, remaining = scratch[2 * s:3 * s], scratch[3 * s:4 * s], scratch[4 * s:]
+    unrank(t, c, d, cls, ori, remaining)
+    for m in range(moves):
+        images[b * moves + m] = image(t, c, m, cls, ori, cls2, ori2, remaining)
+
+
+@jit(inline="always")
+def _row_targets(t, h, cache, images, target, scratch):
+    """target[m]: the first rank of the row that move m takes row h to, -1 when the move
+    breaks an Illegal rule.  cache[b] is the digit of high block b whose images `images`
+    holds (-1: none), so that rows sharing a block's digit decode it once."""
     blocks = t.hi_radix.size
+    moves = t.moves
     for b in range(blocks):
-        digits[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
-    for m in range(t.moves):
-        row = 0
+        d = (h // t.hi_weight[b]) % t.hi_radix[b]
+        if cache[b] != d:
+            _block_images(t, b, d, images, scratch)
+            cache[b] = d
+    for m in range(moves):
+        row = np.int64(0)
         for b in range(blocks):
-            row += np.int64(t.hi_tables[t.hi_offset[b] + digits[b] * t.moves + m]) * \
-                t.hi_weight[b]
-        target[m] = row * t.lo_size
+            v = images[b * moves + m]
+            if v < 0:
+                row = -1
+                break
+            row += v * t.hi_weight[b]
+        target[m] = row * t.lo_size if row >= 0 else -1
+
+
+@jit(inline="always")
+def _row_work(t):
+    """A thread's scratch for _row_targets: (cache, images, target, scratch)."""
+    blocks = max(t.hi_radix.size, 1)
+    return (np.full(blocks, -1, np.int64), np.empty(blocks * t.moves, np.int64),
+            np.empty(t.moves, np.int64), np.zeros(5 * t.kc_scratch, np.int64))
+
+
+@jit(inline="always")
+def _neighbours(rank, out, work, t, fresh):
+    moves = t.moves
+    blocks = t.hi_radix.size
+    cache = work[:blocks]
+    images = work[blocks:blocks + blocks * moves]
+    target = work[blocks + blocks * moves:blocks + blocks * moves + moves]
+    scratch = work[blocks + blocks * moves + moves:]
+    if fresh:
+        cache[:] = -1
+    h = rank // t.lo_size
+    low = rank - h * t.lo_size
+    _row_targets(t, h, cache, images, target, scratch)
+    count = 0
+    for m in range(moves):
+        v = t.lo_table[low * moves + m]
+        if target[m] >= 0 and v >= 0:
+            out[count] = target[m] + v
+            count += 1
+    return count
 
 
 @jit
 def neighbours(rank, level, out, work, t):
-    moves = t.moves
-    h = rank // t.lo_size
-    low = rank - h * t.lo_size
-    blocks = t.hi_radix.size
-    for b in range(blocks):
-        work[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
-    for m in range(moves):
-        row = 0
-        for b in range(blocks):
-            row += np.int64(t.hi_tables[t.hi_offset[b] + work[b] * moves + m]) * \
-                t.hi_weight[b]
-        out[m] = row * t.lo_size + t.lo_table[low * moves + m]
-    return moves
+    return _neighbours(rank, out, work, t, True)
 
 
-compiled.register(PermutationTables, neighbours=neighbours)
+@jit
+def neighbours_after(rank, prev, level, out, work, t):
+    """neighbours, the high blocks' images kept from the call for prev where their digits
+    are prev's (a sorted layer's ranks share their most significant blocks)."""
+    return _neighbours(rank, out, work, t, prev < 0)
+
+
+compiled.register(PermutationTables, neighbours=neighbours, neighbours_after=neighbours_after)
 
 
 @jit(inline="always")
@@ -97,8 +155,7 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
         r1 = min(rows, r0 + rows_per_unit)
         if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
             continue
-        target = np.empty(moves, np.int64)
-        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        cache, images, target, scratch = _row_work(t)
         lows = np.empty(size_l, np.uint64)
         new = 0
         for h in range(r0, r1):
@@ -113,27 +170,30 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
                     count += 1
             if count == 0:
                 continue
-            _row_targets(h, t, target, digits)
+            _row_targets(t, h, cache, images, target, scratch)
             for m in range(moves):
+                if target[m] < 0:
+                    continue
                 row = np.uint64(target[m])
                 column = t.lo_moves[m * size_l:(m + 1) * size_l]
                 for i in range(count):
-                    new += _mark(a, next_flags, row + np.uint64(column[lows[i]]))
+                    v = column[lows[i]]
+                    if v >= 0:
+                        new += _mark(a, next_flags, row + np.uint64(v))
         found[u] = new
 
 
 @jit(parallel=True)
 def expand_backward(a, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN state that has a CUR neighbour; found[u]: how many unit u's
-    states were marked."""
+    states were marked.  (Puzzles without Illegal rules: no image is -1.)"""
     size_l = t.lo_size
     moves = t.moves
     rows = t.size // size_l
     for u in prange(found.size):
         r0 = u * rows_per_unit
         r1 = min(rows, r0 + rows_per_unit)
-        target = np.empty(moves, np.int64)
-        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        cache, images, target, scratch = _row_work(t)
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -145,7 +205,7 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                 if lanes == 0:
                     continue
                 if not ready:
-                    _row_targets(h, t, target, digits)
+                    _row_targets(t, h, cache, images, target, scratch)
                     ready = True
                 hit = np.uint64(0)
                 while lanes:
@@ -165,13 +225,16 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
 
 
 @jit(parallel=True)
-def mark_ranks(ranks, bits, t, starts):
-    """Set in bits every neighbour of the ranks (blocks of them from starts)."""
+def mark_ranks(ranks, bits, t, starts, work_length):
+    """Set in bits every neighbour of the ranks (blocks of them from starts, ascending)."""
     for k in prange(starts.size - 1):
         out = np.empty(t.moves, np.int64)
-        work = np.empty(max(t.hi_radix.size, 1), np.int64)
+        work = np.empty(work_length, np.int64)
+        prev = -1
         for i in range(starts[k], starts[k + 1]):
-            n = neighbours(np.int64(ranks[i]), 0, out, work, t)
+            rank = np.int64(ranks[i])
+            n = neighbours_after(rank, prev, 0, out, work, t)
+            prev = rank
             for j in range(n):
                 set_bit(bits, out[j])
 
@@ -179,8 +242,9 @@ def mark_ranks(ranks, bits, t, starts):
 class RowExpansion:
     """The layer expansion of a permutation puzzle (an expansion.LayerExpansion)."""
 
-    def __init__(self, tables):
+    def __init__(self, tables, work_length):
         self.tables = tables
+        self.work_length = work_length
         size_l = int(tables.lo_size)
         rows = int(tables.size) // size_l
         self.rows_per_unit = max(1, UNIT_STATES // size_l)
@@ -189,7 +253,7 @@ class RowExpansion:
 
     def expand(self, state, level):
         cur, unseen = cur_and_unseen(state.words, self.tables.size)
-        if unseen < BACKWARD * cur:
+        if unseen < BACKWARD * cur and not self.tables.forward:
             self.directions.append("backward")
             state.run(expand_backward, state.words, state.next_flags, self.found,
                       self.tables, np.int64(self.rows_per_unit))
@@ -201,4 +265,5 @@ class RowExpansion:
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
-        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64))
+        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64),
+                   np.int64(self.work_length))

@@ -1,39 +1,141 @@
-"""The factors of a permutation puzzle's rank (puzzle.py): the orbits of each set's slots
-under the moves, one Component per arrangement or orientation of an orbit, and the ranks of
-a component's rows (permutation, even permutation, multiset, orientations in base k)."""
+"""The factors of a permutation puzzle's rank: the orbits of each set's slots under the
+moves, one Component per arrangement or orientation of an orbit, and their numberings in
+plain numpy (rows of slots <-> values), the reference of the compiled ones
+(component_kernels.py) and what the move tables are made with (layout.py)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import factorial
 
 import numpy as np
 
+from puzzledb.puzzles.permutation.definition import WILD
+
+KINDS = ("perm", "even", "multiset", "ori", "wild")  # their codes in the kernels: the index
+
+
 @dataclass
 class Component:
-    """One factor of the rank: the arrangement ('perm', 'even', 'multiset') or the
-    orientations ('ori') of the slots of one orbit of one set."""
+    """One factor of the rank, over the slots of one orbit of one set: the arrangement of
+    its pieces ('perm' distinct, 'even' an even permutation, 'multiset' identical pieces),
+    their orientations ('ori', base k), or both at once ('wild': the arrangement times the
+    orientations of the pieces whose twist counts, when others have a `?` twist)."""
 
     kind: str
     set: int
     slots: tuple
     count: int
-    classes: tuple = ()  # perm kinds: the solved pieces as class indices 0..K-1
-    counts: tuple = ()  # perm kinds: pieces per class
+    classes: tuple = ()  # arrangements: the solved pieces as class indices 0..K-1
+    counts: tuple = ()  # arrangements: pieces per class
     parity: int = 0  # 'even': the arrangement's parity, that of the solved state
-    k: int = 1  # 'ori': orientations
-    digits: int = 0  # 'ori': slots ranked (the last is implied when the sum is kept)
+    k: int = 1  # 'ori', 'wild': orientations
+    digits: int = 0  # 'ori': slots ranked (the last implied when the sum is kept);
+    #                  'wild': the pieces whose twist counts
     total: int = 0  # 'ori': the kept orientation sum mod k
+    wild: tuple = ()  # 'wild': per class, whether its twist is a `?`
+    labels: tuple = ()  # arrangements: the piece number of each class
+    illegal: tuple = field(default=())  # (local slot, class) never together (Illegal)
+
+    @property
+    def code(self):
+        return KINDS.index(self.kind)
 
     def describe(self, sets):
         name, n = sets[self.set].name, len(self.slots)
         if self.kind == "ori":
             kept = ", sum kept" if self.digits < n else ""
             return f"{name} {n}-slot orientations {self.k}^{self.digits}{kept}"
+        if self.kind == "wild":
+            return (f"{name} {n}-slot arrangements of identical pieces and the "
+                    f"orientations {self.k}^{self.digits} of those not ?")
         what = {"perm": f"{n}!", "even": f"{n}!/2 (even)",
                 "multiset": "arrangements of identical pieces"}[self.kind]
         return f"{name} {n}-slot {what}"
 
 
-# --- vectorised ranks of a component: rows of arrangements <-> values -----------------------
+# --- the orbits and their components ---------------------------------------------------------
+
+
+def orbits(size, perms):
+    parent = list(range(size))
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for perm in perms:
+        for i, j in enumerate(perm):
+            parent[root(i)] = root(j)
+    groups = {}
+    for i in range(size):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(tuple(g) for g in groups.values())
+
+
+def local_parity(perm):
+    seen, parity = set(), 0
+    for start in range(len(perm)):
+        length = 0
+        x = start
+        while x not in seen:
+            seen.add(x)
+            x = perm[x]
+            length += 1
+        if length:
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def components(spec):
+    """The components of a Definition's rank, set by set and orbit by orbit."""
+    out = []
+    for s, piece_set in enumerate(spec.sets):
+        perms = [m.perms[s] for m in spec.moves]
+        twists = [m.twists[s] for m in spec.moves]
+        illegal = [(slot, label) for t, slot, label in spec.illegal if t == s]
+        for orbit in orbits(piece_set.size, perms):
+            out += _orbit_components(spec, s, orbit, perms, twists, illegal)
+    return out
+
+
+def _orbit_components(spec, s, orbit, perms, twists, illegal):
+    labels, oris = spec.solved[s]
+    k = spec.sets[s].orientations
+    pieces = [labels[i] for i in orbit]
+    kinds = sorted(set(pieces))
+    classes = tuple(kinds.index(p) for p in pieces)
+    counts = tuple(pieces.count(x) for x in kinds)
+    wild = tuple(oris[orbit[pieces.index(x)]] == WILD for x in kinds)
+    where = {slot: i for i, slot in enumerate(orbit)}
+    forbidden = tuple(sorted((where[slot], kinds.index(label)) for slot, label in illegal
+                             if slot in where and label in kinds))
+    arrangement = dict(set=s, slots=orbit, classes=classes, counts=counts,
+                       labels=tuple(kinds), illegal=forbidden)
+    live = len(orbit) > 1 or any(t[orbit[0]] for t in twists)
+    if k > 1 and live and any(wild) and not all(wild):
+        named = sum(c for c, w in zip(counts, wild) if not w)
+        return [Component("wild", count=multinomial(counts) * k ** named, k=k, digits=named,
+                          wild=wild, **arrangement)]
+    out = []
+    if len(orbit) > 1 and len(kinds) > 1:
+        if len(kinds) < len(orbit):
+            out.append(Component("multiset", count=multinomial(counts), **arrangement))
+        elif all(local_parity([where[p[i]] for i in orbit]) == 0 for p in perms):
+            parity = int(parity_rows(np.array([classes]))[0])
+            out.append(Component("even", count=factorial(len(orbit)) // 2, parity=parity,
+                                 **arrangement))
+        else:
+            out.append(Component("perm", count=factorial(len(orbit)), **arrangement))
+    if k > 1 and live and not all(wild):
+        kept = all(sum(t[i] for i in orbit) % k == 0 for t in twists)
+        digits = len(orbit) - 1 if kept else len(orbit)
+        out.append(Component("ori", s, orbit, k ** digits, k=k, digits=digits,
+                             total=sum(oris[i] for i in orbit) % k))
+    return out
+
+
+# --- vectorised ranks of a component: rows of slots <-> values --------------------------------
 
 
 def multinomial(counts):
@@ -93,69 +195,65 @@ def parity_rows(rows):
     return inversions & 1
 
 
-def component_values(c, rows):
-    """The values of rows of a component's slots (class indices or orientations, one
-    column per slot)."""
+def _digits_value(digits, k):
+    value = np.zeros(digits.shape[0], dtype=np.int64)
+    for i in range(digits.shape[1]):
+        value = value * k + digits[:, i]
+    return value
+
+
+def _value_digits(values, k, width):
+    digits = np.zeros((values.size, width), dtype=np.int64)
+    v = values.copy()
+    for i in range(width - 1, -1, -1):
+        digits[:, i] = v % k
+        v //= k
+    return digits
+
+
+def component_values(c, classes, oris):
+    """The values of rows of a component's slots: class indices and orientations, one
+    column per slot (an arrangement reads classes only, 'ori' orientations only)."""
     if c.kind == "ori":
-        value = np.zeros(rows.shape[0], dtype=np.int64)
-        for i in range(c.digits):
-            value = value * c.k + rows[:, i]
-        return value
-    rank = _rank_rows(rows, c.counts)
+        return _digits_value(oris[:, :c.digits], c.k)
+    rank = _rank_rows(classes, c.counts)
+    if c.kind == "wild":
+        named = ~np.array(c.wild, dtype=bool)[classes]  # the slots whose twist counts
+        digits = oris[named].reshape(classes.shape[0], c.digits)  # in slot order per row
+        return rank * c.k ** c.digits + _digits_value(digits, c.k)
     return rank // 2 if c.kind == "even" else rank
 
 
 def component_rows(c, values):
-    """The rows of the values of a component: component_values inverted."""
+    """(classes, orientations) of the values of a component: component_values inverted
+    (what a component does not hold reads 0)."""
     values = np.asarray(values, dtype=np.int64)
     n = len(c.slots)
+    classes = np.zeros((values.size, n), dtype=np.int64)
+    oris = np.zeros((values.size, n), dtype=np.int64)
     if c.kind == "ori":
-        rows = np.zeros((values.size, n), dtype=np.int64)
-        v = values.copy()
-        for i in range(c.digits - 1, -1, -1):
-            rows[:, i] = v % c.k
-            v //= c.k
+        oris[:, :c.digits] = _value_digits(values, c.k, c.digits)
         if c.digits < n:
-            rows[:, n - 1] = (c.total - rows[:, :n - 1].sum(axis=1)) % c.k
-        return rows
-    if c.kind == "even":
-        rows = _unrank_rows(2 * values, c.counts)
-        wrong = parity_rows(rows) != c.parity
-        rows[wrong, n - 2], rows[wrong, n - 1] = rows[wrong, n - 1], rows[wrong, n - 2].copy()
-        return rows
-    return _unrank_rows(values, c.counts)
+            oris[:, n - 1] = (c.total - oris[:, :n - 1].sum(axis=1)) % c.k
+    elif c.kind == "wild":
+        scale = c.k ** c.digits
+        classes = _unrank_rows(values // scale, c.counts)
+        named = ~np.array(c.wild, dtype=bool)[classes]
+        oris[named] = _value_digits(values % scale, c.k, c.digits).ravel()
+    elif c.kind == "even":
+        classes = _unrank_rows(2 * values, c.counts)
+        wrong = parity_rows(classes) != c.parity
+        classes[wrong, n - 2], classes[wrong, n - 1] = (classes[wrong, n - 1],
+                                                        classes[wrong, n - 2].copy())
+    else:
+        classes = _unrank_rows(values, c.counts)
+    return classes, oris
 
 
-# --- the puzzle ------------------------------------------------------------------------------
-
-
-def orbits(size, perms):
-    parent = list(range(size))
-
-    def root(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for perm in perms:
-        for i, j in enumerate(perm):
-            parent[root(i)] = root(j)
-    groups = {}
-    for i in range(size):
-        groups.setdefault(root(i), []).append(i)
-    return sorted(tuple(g) for g in groups.values())
-
-
-def local_parity(perm):
-    seen, parity = set(), 0
-    for start in range(len(perm)):
-        length = 0
-        x = start
-        while x not in seen:
-            seen.add(x)
-            x = perm[x]
-            length += 1
-        if length:
-            parity ^= (length - 1) & 1
-    return parity
+def legal_rows(c, classes):
+    """Whether each row keeps the component's Illegal rules (no piece where it never
+    stands)."""
+    ok = np.ones(classes.shape[0], dtype=bool)
+    for slot, cls in c.illegal:
+        ok &= classes[:, slot] != cls
+    return ok

@@ -1,0 +1,212 @@
+"""How a permutation puzzle's rank is laid out over its components (ranks.py), and the
+tables its kernels (kernels.py) read.
+
+Under the twsearch convention a move changes each component as a function of that
+component alone.  A component of at most TABLE_MAX values gets a move table (value x move
+-> value); small ones are grouped into blocks of at most BLOCK_MAX values with a table of
+their own.  A larger component (twelve edges, a sticker model's orbit) is a block of its
+own moved by the compiled rank/unrank of component_kernels.py.  The rank is
+
+    rank = (high blocks, mixed radix) * L + low block,
+
+the low block a table block (the largest up to BLOCK_MAX), so that the kernels decode the
+high blocks once per row of L ranks (or per run of ranks that share them) and move a state
+of the row with one look-up.  The compiled high blocks come first (most significant): the
+ranks a sorted layer lists one after another share them longest.
+"""
+
+from collections import namedtuple
+from math import prod
+
+import numpy as np
+
+from puzzledb.errors import DefinitionError
+from puzzledb.puzzles.permutation.definition import compose, identity
+from puzzledb.puzzles.permutation.ranks import component_rows, component_values, legal_rows
+
+BLOCK_MAX = 4096  # values of a block of table components
+TABLE_MAX = 1 << 21  # values of a component with a table of its own; past it, compiled
+MAX_TABLE_BYTES = 512 << 20
+MAX_RANKS = 1 << 63
+
+# The kernels' data: the low block's table (value * moves + move -> value, and the same by
+# move: move * L + value), the high blocks' tables one after another (offset, radix, weight
+# in rows; kernel: -1 for a table block, else the compiled component's number), and the
+# compiled components' data (kc_*, component_kernels.py).  A move into a state where a
+# piece never stands (Illegal) reads -1; `forward` is 1 when the search must never go
+# backward (such states are in the rank space but never reached).
+PermutationTables = namedtuple(
+    "PermutationTables",
+    "lo_table lo_moves lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel size "
+    "forward kc_code kc_n kc_k kc_digits kc_total kc_parity kc_arrangements kc_class_at "
+    "kc_counts kc_wild kc_slot_at kc_illegal kc_move_at kc_perm kc_twist kc_scratch")
+
+
+class Layout:
+    """The blocks of the rank, high to low, and each component's weight in it."""
+
+    def __init__(self, components, moves):
+        compiled = [c for c in components if c.count > TABLE_MAX]
+        tabled = sorted((c for c in components if c.count <= TABLE_MAX),
+                        key=lambda c: c.count)
+        while tabled and 4 * moves * sum(c.count for c in tabled) > MAX_TABLE_BYTES:
+            compiled.append(tabled.pop())  # the largest tables give way first
+        blocks = []
+        for c in tabled:
+            if blocks and prod(x.count for x in blocks[-1]) * c.count <= BLOCK_MAX:
+                blocks[-1].append(c)
+            else:
+                blocks.append([c])
+        sizes = [prod(x.count for x in b) for b in blocks]
+        small = [i for i, n in enumerate(sizes) if n <= BLOCK_MAX]
+        if blocks:
+            low = max(small, key=lambda i: sizes[i]) if small else \
+                min(range(len(blocks)), key=lambda i: sizes[i])
+            low_block = blocks.pop(low)
+        else:
+            low_block = []  # rows of one rank: every component compiled
+        self.compiled = sorted(compiled, key=lambda c: -c.count)
+        self.blocks = [[c] for c in self.compiled] + blocks + [low_block]
+        self.sizes = [prod(x.count for x in b) for b in self.blocks]
+        self.size = prod(self.sizes)
+        self.lo_size = self.sizes[-1]
+        self.weights = {}
+        weight = 1
+        for block in reversed(self.blocks):
+            for c in reversed(block):
+                self.weights[id(c)] = weight
+                weight *= c.count
+
+    def table_bytes(self, moves):
+        """Bytes of the move tables: 4 per value and move of each table block, the low one
+        twice (by value and by move)."""
+        tabled = [n for b, n in zip(self.blocks, self.sizes) if not self.is_compiled(b)]
+        return 4 * moves * (sum(tabled) + self.lo_size)
+
+    def work_size(self, moves):
+        """Length of the work array of the neighbours kernel: each high block's cached digit
+        and images, the targets, and five scratch rows of the compiled components."""
+        blocks = len(self.blocks) - 1
+        scratch = max([len(c.slots) for c in self.compiled] + [1])
+        return blocks + blocks * moves + moves + 5 * scratch
+
+    def is_compiled(self, block):
+        return len(block) == 1 and block[0] in self.compiled
+
+
+def check_size(layout, sets):
+    if layout.size >= MAX_RANKS:
+        raise DefinitionError("file", f"{layout.size:,} ranks: 2^63 or more, beyond the "
+                                      f"64-bit ranks of the engines and the store")
+    for c in layout.compiled:
+        if c.count * max(len(c.slots), 1) >= MAX_RANKS:
+            raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values, too many "
+                                          f"to rank in 64 bits")
+
+
+# --- the moves of a component ----------------------------------------------------------------
+
+
+def metric_moves(spec, moves):
+    """Each move of the metric ((name, base, power) triples) as one definition Move."""
+    out = []
+    for _, base, power in moves:
+        move = identity(spec.sets)
+        for _ in range(power):
+            move = compose(spec.sets, move, spec.moves[base])
+        out.append(move)
+    return out
+
+
+def local_move(c, move):
+    """A move on the component's slots: for each slot the local index of the slot its
+    piece comes from, and the twist each local slot's piece gets as it leaves it."""
+    where = {slot: i for i, slot in enumerate(c.slots)}
+    perm = move.perms[c.set]
+    return ([where[perm[slot]] for slot in c.slots],
+            [move.twists[c.set][slot] for slot in c.slots])
+
+
+def component_table(c, moves):
+    """value -> value under each move (definition Moves, already powered): an int64 array
+    (moves, count), -1 where the image breaks an Illegal rule."""
+    values = np.arange(c.count, dtype=np.int64)
+    classes, oris = component_rows(c, values)
+    out = np.empty((len(moves), c.count), dtype=np.int64)
+    for m, move in enumerate(moves):
+        local, twist = (np.array(x, dtype=np.int64) for x in local_move(c, move))
+        moved_classes = classes[:, local]
+        moved_oris = (oris[:, local] + twist[local]) % c.k
+        image = component_values(c, moved_classes, moved_oris)
+        out[m] = np.where(legal_rows(c, moved_classes), image, -1)
+    return out
+
+
+def block_table(block, moves):
+    """value of the block -> value under each move, as int32 (value * moves + move); -1
+    where any of its components' images is."""
+    count = prod(c.count for c in block)
+    values = np.arange(count, dtype=np.int64)
+    out = np.zeros((count, len(moves)), dtype=np.int64)
+    illegal = np.zeros((count, len(moves)), dtype=bool)
+    weight = 1
+    for c in reversed(block):
+        digit = (values // weight) % c.count
+        images = component_table(c, moves).T[digit]
+        illegal |= images < 0
+        out += images * weight
+        weight *= c.count
+    out[illegal] = -1
+    return out.astype(np.int32).ravel()
+
+
+def make_tables(layout, moves, forward):
+    """PermutationTables of a layout for the metric's moves (definition Moves)."""
+    count = len(moves)
+    hi = layout.blocks[:-1]
+    tables = [np.zeros(0, np.int32) if layout.is_compiled(b) else block_table(b, moves)
+              for b in hi]
+    offsets = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
+    weights, w = [], 1
+    for n in reversed(layout.sizes[:-1]):
+        weights.append(w)
+        w *= n
+    low = block_table(layout.blocks[-1], moves)
+    kernel = [layout.compiled.index(b[0]) if layout.is_compiled(b) else -1 for b in hi]
+    return PermutationTables(
+        low, np.ascontiguousarray(low.reshape(-1, count).T).ravel(), np.int64(layout.lo_size),
+        np.int64(count), np.concatenate(tables + [np.zeros(1, np.int32)]), offsets,
+        np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights[::-1], dtype=np.int64),
+        np.array(kernel, dtype=np.int64), np.int64(layout.size), np.int64(forward),
+        *compiled_data(layout.compiled, moves))
+
+
+def compiled_data(components, moves):
+    """The kc_* fields of the tables: each compiled component's numbering and moves."""
+    ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity", "arr")}
+    class_at, counts, wild, slot_at, illegal, move_at, perm, twist = [0], [], [], [0], [], \
+        [0], [], []
+    for c in components:
+        n = len(c.slots)
+        arrangements = c.count // c.k ** c.digits if c.kind == "wild" else c.count
+        for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity,
+                                     arrangements)):
+            ints[key].append(value)
+        counts += list(c.counts)
+        wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
+        class_at.append(len(counts))
+        masks = [0] * n
+        for slot, cls in c.illegal:
+            masks[slot] |= 1 << cls
+        illegal += masks
+        slot_at.append(len(illegal))
+        for move in moves:
+            local, tw = local_move(c, move)
+            perm += local
+            twist += tw
+        move_at.append(len(perm))
+    scratch = max([len(c.slots) for c in components] + [1])
+    arrays = [np.array(ints[key] or [0], dtype=np.int64) for key in ints]
+    more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, wild, slot_at,
+                                                         illegal, move_at, perm, twist)]
+    return (*arrays, *more, np.int64(scratch))

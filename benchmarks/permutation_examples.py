@@ -101,6 +101,11 @@ def face_turn(face):
     return face, n, -90, lambda p: np.dot(p, n) > 0.5
 
 
+def rotation_of(name, face):
+    """A turn of the whole cube (a rotation: no generator), as the face turn's."""
+    return name, np.array(FACES[face], float), -90, lambda p: True
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     write("2x2x2", "2x2x2-DBL-fixed", [cube_corners()],
@@ -108,9 +113,11 @@ def main():
           """The 2x2x2 cube, turning U, R and F only (the DBL corner stays put): slots UFL
 UFR UBR UBL DFL DFR DBR DBL.  3,674,160 positions; 11 moves deep in HTM, 14 in QTM.""")
     write("corners", "3x3x3-corners", [cube_corners()],
-          [face_turn(f) for f in "UDRLFB"],
+          [face_turn(f) for f in "UDRLFB"] + [rotation_of(r, f) for r, f in zip("xyz", "RUF")],
           """The eight corners of the 3x3x3 under all six face turns (slots UFL UFR UBR UBL
-DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.""")
+DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.  The same as the 2x2x2 turned by all
+six faces; x, y, z turn the whole cube as R, U, F turn their face (rotations: no
+generators, for boards and goals).""")
 
     tetra = [np.array(v, float) for v in [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)]]
     names = "URLB"  # the pyraminx's vertices

@@ -109,12 +109,13 @@ def legal(state, sets, illegal):
     return all(state[names.index(s)][0][slot - 1] != piece for s, slot, piece in illegal)
 
 
-def bfs_plain(text, metric):
+def bfs_plain(text, metric, goals=None):
     """The layers, as sets of states, by the moves' cycles through each state: every state
     on the cycle (htm) or its two ends (qtm); a state that breaks an Illegal rule is never
-    entered."""
+    entered.  goals: the states of layer 0 (default: the solved state)."""
     sets, start, moves, illegal, wild = read_plain(text)
-    seen, layer, layers = {start}, {start}, [{start}]
+    layer = set(goals) if goals else {start}
+    seen, layers = set(layer), [set(layer)]
     while layer:
         following = set()
         for state in layer:

@@ -243,3 +243,28 @@ def test_neighbours_after_keeps_the_high_blocks_it_decoded_for_the_rank_before(m
         n = kernels.neighbours_after(rank, prev, 0, after, work, tables)
         assert after[:n].tolist() == puzzle.neighbours(rank)
         prev = rank
+
+
+# Eight distinct pieces turned by one 8-cycle: a group of 8 in a rank space of 8!.
+CYCLE = "Set S 8 1\nMove C\nS\n2 3 4 5 6 7 8 1\nEnd\n"
+
+
+def test_the_group_order_bounds_the_reachable_set():
+    assert PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws")).reachable_bound() is None
+    assert PermutationPuzzle("ru", text=CUBE2_RU).reachable_bound() == 29_160
+    assert PermutationPuzzle("cycle", text=CYCLE).reachable_bound() == 8
+
+
+def test_a_sparse_rank_space_past_the_budget_goes_to_the_frontier_search(tmp_path):
+    from puzzledb.bfs import select
+
+    puzzle = PermutationPuzzle("cycle", text=CYCLE)
+    assert "the rank space is 5,040.0 times that" in dict(puzzle.info_lines())["reachable"]
+    plan = select.choose(puzzle, memory_mb=1)
+    assert plan.mode == select.FRONTIER and plan.depth_limit is None
+    dense = select.choose(PermutationPuzzle("ru", text=CUBE2_RU), memory_mb=1)
+    assert dense.mode == select.IN_MEMORY  # 6 ranks a state: two bits each hold less
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", plan, threads=2,
+                 job_states=4096, progress=False, log=lambda m: None)
+    counts = [open_layer_file(p).count for p in sorted((tmp_path / "layers").glob("depth_*.h5"))]
+    assert counts == [1, 7]  # every power of C is one move (htm)

@@ -44,6 +44,21 @@ class Workflow:
         return [p for p in self.config["puzzles"]
                 if puzzles.get(p).symmetries() and self.plans[p].store != COUNTS]
 
+    def _with_layers(self, wanted):
+        """The puzzles with a database of layers (not a counts-only store's) for which
+        wanted(puzzle) holds."""
+        return [p for p in self.config["puzzles"]
+                if self.plans[p].store != COUNTS and wanted(puzzles.get(p))]
+
+    def routed_puzzles(self):
+        """The puzzles whose moves have names: their deepest positions are also written as
+        move sequences (antipodes_moves.txt)."""
+        return self._with_layers(lambda puzzle: puzzle.route_moves([]) is not None)
+
+    def phased_puzzles(self):
+        """The puzzles with a start pattern (start_distribution.csv)."""
+        return self._with_layers(lambda puzzle: puzzle.start_positions() is not None)
+
     def all_outputs(self):
         """The files of the default target."""
         results = self.results
@@ -52,6 +67,8 @@ class Workflow:
             outputs += [paths.summary(results, puzzle), paths.antipodes(results, puzzle),
                         paths.depth_plot(results, puzzle)]
         outputs += [paths.symmetry_summary(results, p) for p in self.symmetric_puzzles()]
+        outputs += [paths.antipode_moves(results, p) for p in self.routed_puzzles()]
+        outputs += [paths.start_distribution(results, p) for p in self.phased_puzzles()]
         if self.config["verify"]:
             outputs += [paths.verified(results, p) for p in self.config["puzzles"]]
         for entry in self.config["problem_sets"]:

@@ -14,6 +14,7 @@ from puzzledb.store import COUNTS, LAYERS
 
 IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
 FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
+SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,9 @@ class SearchPlan:
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
-    sharded, or when a depth limit is given and the in-memory search would exceed the
-    budget; else the in-memory search.  PuzzleError when the frontier search is chosen for a
+    sharded, or when the in-memory search would exceed the budget and a depth limit is
+    given or the rank space is sparse (a partial database, or only the states reached
+    kept); else the in-memory search.  PuzzleError when the frontier search is chosen for a
     puzzle it cannot search (moves that cannot be undone, and not graded), and for a
     counts-only store (store COUNTS: the in-memory search only, of an ungraded puzzle)."""
     if not puzzle.ranks_fit:
@@ -47,7 +49,7 @@ def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
         return SearchPlan(IN_MEMORY, depth_limit, None, need, COUNTS)
     if shards:
         segments = int(shards)
-    elif depth_limit is not None and need > memory_mb:
+    elif need > memory_mb and (depth_limit is not None or sparse(puzzle)):
         segments = SPARSE_SEGMENTS
     else:
         return SearchPlan(IN_MEMORY, depth_limit, None, need)
@@ -55,6 +57,14 @@ def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
         raise PuzzleError(f"{puzzle.name}: the frontier search needs moves that can be "
                           f"undone, or a graded puzzle")
     return SearchPlan(FRONTIER, depth_limit, segments, need)
+
+
+def sparse(puzzle):
+    """Whether the puzzle's rank space is known to be far larger than what it can reach
+    (Puzzle.reachable_bound: more than SPARSE_RATIO ranks a state), so that the frontier
+    search, which keeps only the states reached, holds less than two bits per rank."""
+    bound = puzzle.reachable_bound()
+    return bound is not None and SPARSE_RATIO * bound < puzzle.size
 
 
 def check_fits(puzzle, plan, memory_mb):

@@ -179,6 +179,20 @@ class Puzzle:
         permutation puzzle's rotations that are not generators.  Default: none."""
         return []
 
+    def start_positions(self):
+        """The positions whose distances from the goal the workflow tabulates beside the
+        layers (the God's number between two phases): an object whose matches(ranks)
+        says, as a bool array, which ranks are among them, and whose `text` names them;
+        None when the puzzle declares none.  Default: None."""
+        return None
+
+    def reachable_bound(self):
+        """An upper bound on the states reachable from the goal, when one is known below
+        the rank space (permutation puzzles: the order of the moves' group), so that a
+        sparse rank space goes to the frontier search; None when the rank space may be
+        reached whole.  Plain Python, computed without loading numba.  Default: None."""
+        return None
+
     def move_parity(self, ranks):
         """A 0/1 colouring of the ranks that every move flips, with the goal states all of
         one colour, as an int64 array: layer d is then all of one colour, and a state's

@@ -81,22 +81,28 @@ class Boards:
         if tokens[0] not in names:
             return self.after_moves(text, tokens)
         board = self.solved.copy()
-        i = 0
-        while i < len(tokens):
-            if tokens[i] not in names:
-                raise BoardError(f"{self.name}: board {text!r}: {tokens[i]!r} where a set "
-                                 f"name ({', '.join(names)}) was expected")
-            s = names.index(tokens[i])
-            n, o = self.sets[s].size, self.offsets[s]
-            labels = tokens[i + 1:i + 1 + n]
-            i += 1 + n
-            oris = None
-            if i < len(tokens) and tokens[i] == "/":
-                oris = tokens[i + 1:i + 1 + n]
-                i += 1 + n
+        for s, labels, oris in self.set_entries(text, tokens, "board"):
             self._fill(board, text, s, labels, oris)
         self.check(board, text)
         return self.normal(board)
+
+    def set_entries(self, text, tokens, what):
+        """The sets a board (or pattern) string lists: (set index, its piece tokens, its
+        orientation tokens or None) for each."""
+        names = [s.name for s in self.sets]
+        out, i = [], 0
+        while i < len(tokens):
+            if tokens[i] not in names:
+                raise BoardError(f"{self.name}: {what} {text!r}: {tokens[i]!r} where a set "
+                                 f"name ({', '.join(names)}) was expected")
+            s = names.index(tokens[i])
+            n = self.sets[s].size
+            labels, i = tokens[i + 1:i + 1 + n], i + 1 + n
+            oris = None
+            if i < len(tokens) and tokens[i] == "/":
+                oris, i = tokens[i + 1:i + 1 + n], i + 1 + n
+            out.append((s, labels, oris))
+        return out
 
     def _fill(self, board, text, s, labels, oris):
         n, o = self.sets[s].size, self.offsets[s]

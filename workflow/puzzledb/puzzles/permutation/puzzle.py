@@ -17,12 +17,14 @@ the corners of the 3x3x3, the pyraminx), and is larger when they tie components 
 (Puzzle.rank_space), and the built database gives the states reached.
 """
 
+from functools import cached_property
 from pathlib import Path
 
 from puzzledb.errors import DefinitionError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.permutation import definition as ksolve
 from puzzledb.puzzles.permutation.boards import Boards
+from puzzledb.puzzles.permutation.group import group_order, move_points
 from puzzledb.puzzles.permutation.layout import (
     MAX_TABLE_BYTES,
     Layout,
@@ -31,6 +33,12 @@ from puzzledb.puzzles.permutation.layout import (
     metric_moves,
 )
 from puzzledb.puzzles.permutation.movenames import power_names
+from puzzledb.puzzles.permutation.patterns import (
+    StartPositions,
+    as_list,
+    goal_set,
+    read_patterns,
+)
 from puzzledb.puzzles.permutation.ranks import component_rows, component_values, components
 
 METRICS = ("htm", "qtm")
@@ -55,7 +63,8 @@ class PermutationPuzzle(Puzzle):
     family = "permutation"
     kernels = "puzzledb.puzzles.permutation.kernels"
 
-    def __init__(self, name, file=None, text=None, metric="htm", description=""):
+    def __init__(self, name, file=None, text=None, metric="htm", goal=None, start=None,
+                 description=""):
         self.name = name
         self.spec = read_definition(file, text)
         if metric not in METRICS:
@@ -79,6 +88,10 @@ class PermutationPuzzle(Puzzle):
         self.boards = Boards(name, self.spec, self.components)
         self.cells = self.width = self.boards.cells
         self.goal = self.boards.solved
+        self.goals = read_patterns(self.boards, as_list(goal), "goal")
+        self._goal_ranks = goal_set(self.goals, self.layout.weights) if self.goals else None
+        starts = read_patterns(self.boards, as_list(start), "start")
+        self.start = StartPositions(starts, self.layout.weights) if starts else None
         self.description = description or (
             f"{self.spec.name or name}: permutation puzzle, {len(self.spec.moves)} moves "
             f"({self.metric.upper()}, {self.max_moves} in all), {self.size:,} ranks")
@@ -112,6 +125,14 @@ class PermutationPuzzle(Puzzle):
             self.boards.place(c, classes[0], oris[0], board)
         return board
 
+    def goal_ranks(self):
+        if self._goal_ranks is None:
+            return super().goal_ranks()
+        return self._goal_ranks
+
+    def start_positions(self):
+        return self.start
+
     def make_tables(self):
         return make_tables(self.layout, metric_moves(self.spec, self.moves),
                            forward=bool(self.spec.illegal))
@@ -129,8 +150,11 @@ class PermutationPuzzle(Puzzle):
     def definition(self):
         # the parsed definition, not the file's name or text: comments and layout do not
         # change the hash, a changed move does ("puzzle" is the hash's key for the name)
-        return {"family": "permutation", "metric": self.metric,
-                "sets_and_moves": self.spec.as_data(), "ranking": "permutation-orbits/1"}
+        out = {"family": "permutation", "metric": self.metric,
+               "sets_and_moves": self.spec.as_data(), "ranking": "permutation-orbits/1"}
+        if self.goals:  # stored only when given, so that older layers keep their hash
+            out["goal"] = [p.labels + p.oris for p in self.goals]
+        return out
 
     def rank_space(self):
         groups = {}  # equal factors (a set's slots that twist in place) said once
@@ -142,8 +166,26 @@ class PermutationPuzzle(Puzzle):
                            for (count, what), n in groups.items())
         return f"{self.size:,} ranks = {parts or '1'}; the states reached are the database's"
 
+    @cached_property
+    def _group_order(self):
+        degree = sum(s.size * s.orientations for s in self.sets)
+        return group_order([move_points(self.sets, m) for m in self.spec.moves], degree)
+
+    def reachable_bound(self):
+        """The order of the moves' group, when below the rank space: every state reached is
+        the solved state moved by one of its elements."""
+        order = self._group_order
+        return order if order is not None and order < self.size else None
+
     def info_lines(self):
         lines = []
+        bound = self.reachable_bound()
+        if bound is not None:
+            lines.append(("reachable", f"at most {bound:,} states (the order of the moves' "
+                          f"group): the rank space is {self.size / bound:,.1f} times that; "
+                          f"the in-memory search holds two bits of every rank, the frontier "
+                          f"search (taken when the in-memory one would pass memory_mb and the "
+                          f"ranks are over 32 a state) only the states reached"))
         if self.spec.rotations:
             names = " ".join(m.name for m in self.spec.rotations)
             lines.append(("rotations", f"{names}: turns of the whole puzzle, not generators "

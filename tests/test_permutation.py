@@ -268,3 +268,34 @@ def test_a_sparse_rank_space_past_the_budget_goes_to_the_frontier_search(tmp_pat
                  job_states=4096, progress=False, log=lambda m: None)
     counts = [open_layer_file(p).count for p in sorted((tmp_path / "layers").glob("depth_*.h5"))]
     assert counts == [1, 7]  # every power of C is one move (htm)
+
+
+# Eight distinct pieces: a 5-cycle and a swap (every permutation), and three 3-cycles
+# (even ones only), for the split of a large permutation (layout.py, split.py).
+EIGHT = "Set S 8 1\nMove A\nS\n2 3 4 5 1 6 7 8\nEnd\nMove B\nS\n1 2 3 4 6 7 8 5\nEnd\n"
+EVEN = ("Set S 8 1\nMove A\nS\n2 3 1 4 5 6 7 8\nEnd\nMove B\nS\n1 2 4 5 3 6 7 8\nEnd\n"
+        "Move C\nS\n1 2 3 4 6 7 5 8\nEnd\nMove D\nS\n1 2 3 4 5 7 8 6\nEnd\n")
+
+
+@pytest.mark.parametrize("text", [EIGHT, EVEN], ids=["perm", "even"])
+def test_a_permutation_too_large_for_a_table_is_split_into_rows(tmp_path, text, monkeypatch):
+    from puzzledb.puzzles.permutation import layout, split
+
+    tabled = PermutationPuzzle("tabled", text=text)
+    monkeypatch.setattr(layout, "TABLE_MAX", 10_000)  # 8! past it, 8!/6! not
+    puzzle = PermutationPuzzle("split", text=text)
+    assert puzzle.layout.split is not None and puzzle.layout.lo_size in (720, 360)
+    for rank in np.random.default_rng(4).integers(0, puzzle.size, 300).tolist():
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        assert sorted(tabled.rank(puzzle.unrank(n)) for n in puzzle.neighbours(rank)) == \
+            sorted(tabled.neighbours(tabled.rank(board)))
+    c = puzzle.layout.split
+    moves = layout.metric_moves(puzzle.spec, puzzle.moves)
+    compiled, reference = split.high_table(c, moves), split.high_table_reference(c, moves)
+    assert all(np.array_equal(a, b) for a, b in zip(compiled, reference))
+    layers = build_into(tmp_path / "split", puzzle)
+    expected = build_into(tmp_path / "tabled", tabled)
+    assert [x.size for x in layers] == [x.size for x in expected]
+    for a, b in zip(layers[-3:], expected[-3:]):
+        assert sorted(puzzle.decode(r) for r in a) == sorted(tabled.decode(r) for r in b)

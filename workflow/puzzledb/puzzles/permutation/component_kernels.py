@@ -8,6 +8,7 @@ A component's data are flat arrays of the puzzle's tables (layout.PermutationTab
 kc_* fields), indexed by the component's number among the kernel components."""
 
 import numpy as np
+from numba import prange
 
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import lowest_bit, pdep, popcount
@@ -162,3 +163,35 @@ def image(t, c, m, cls, ori, cls2, ori2, remaining):
         if check and (t.kc_illegal[slots + i] >> cls2[i]) & 1:
             return -1
     return rank(t, c, cls2, ori2, remaining)
+
+
+@jit(parallel=True)
+def split_high_rows(n, r, parity, inverses, images, select):
+    """split.high_table, compiled: for each value v of a split permutation's high part
+    (where pieces 0 .. n-r-1 are) and each move m (inverses[m]: minv on the slots), the
+    high part's image and the low table's column (parity: -1 for a full permutation, else
+    the factor's parity).  split.high_table_reference is the plain numpy one."""
+    scale = FACTORIAL[r]
+    h = n - r
+    for v in prange(images.shape[0]):
+        q = np.empty(n, np.int64)
+        moved = np.empty(n, np.int64)
+        free = np.empty(r, np.int64)
+        sigma = np.empty(r, np.int64)
+        _perm_unrank(v * scale, n, q)
+        low_parity = 0
+        if parity >= 0:
+            low_parity = (_lehmer(q, n)[1] & 1) ^ parity
+        for m in range(inverses.shape[0]):
+            for i in range(h):
+                moved[i] = inverses[m, q[i]]
+            for j in range(r):
+                free[j] = inverses[m, q[h + j]]
+            for j in range(r):  # sigma[j]: where free[j] stands among the free slots
+                below = 0
+                for k in range(r):
+                    below += free[k] < free[j]
+                sigma[j] = below
+                moved[h + below] = free[j]
+            images[v, m] = _lehmer(moved, n)[0] // scale
+            select[v, m] = _lehmer(sigma, r)[0] + low_parity * scale

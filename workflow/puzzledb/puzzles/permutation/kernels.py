@@ -41,14 +41,19 @@ BACKWARD = 1.0  # expand backward once the unseen states are fewer than this tim
 
 
 @jit(inline="always")
-def _block_images(t, b, d, images, scratch):
-    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal)."""
+def _block_images(t, b, d, images, columns, scratch):
+    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal); a
+    split permutation's high block also sets columns[m], the low table's column."""
     moves = t.moves
     c = t.hi_kernel[b]
     if c < 0:
         base = t.hi_offset[b] + d * moves
         for m in range(moves):
             images[b * moves + m] = t.hi_tables[base + m]
+        if t.hi_select[b] >= 0:
+            base = t.hi_select[b] + d * moves
+            for m in range(moves):
+                columns[m] = t.select_tables[base + m]
         return
     s = t.kc_scratch
     cls, ori = scratch[:s], scratch[s:2 * s]
@@ -59,16 +64,17 @@ def _block_images(t, b, d, images, scratch):
 
 
 @jit(inline="always")
-def _row_targets(t, h, cache, images, target, scratch):
+def _row_targets(t, h, cache, images, target, columns, scratch):
     """target[m]: the first rank of the row that move m takes row h to, -1 when the move
-    breaks an Illegal rule.  cache[b] is the digit of high block b whose images `images`
-    holds (-1: none), so that rows sharing a block's digit decode it once."""
+    breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
+    digit of high block b whose images `images` holds (-1: none), so that rows sharing a
+    block's digit decode it once."""
     blocks = t.hi_radix.size
     moves = t.moves
     for b in range(blocks):
         d = (h // t.hi_weight[b]) % t.hi_radix[b]
         if cache[b] != d:
-            _block_images(t, b, d, images, scratch)
+            _block_images(t, b, d, images, columns, scratch)
             cache[b] = d
     for m in range(moves):
         row = np.int64(0)
@@ -83,10 +89,11 @@ def _row_targets(t, h, cache, images, target, scratch):
 
 @jit(inline="always")
 def _row_work(t):
-    """A thread's scratch for _row_targets: (cache, images, target, scratch)."""
+    """A thread's scratch for _row_targets: (cache, images, target, columns, scratch)."""
     blocks = max(t.hi_radix.size, 1)
     return (np.full(blocks, -1, np.int64), np.empty(blocks * t.moves, np.int64),
-            np.empty(t.moves, np.int64), np.zeros(5 * t.kc_scratch, np.int64))
+            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(5 * t.kc_scratch,
+                                                                       np.int64))
 
 
 @jit(inline="always")
@@ -94,17 +101,19 @@ def _neighbours(rank, out, work, t, fresh):
     moves = t.moves
     blocks = t.hi_radix.size
     cache = work[:blocks]
-    images = work[blocks:blocks + blocks * moves]
-    target = work[blocks + blocks * moves:blocks + blocks * moves + moves]
-    scratch = work[blocks + blocks * moves + moves:]
+    at = blocks + blocks * moves
+    images, target, columns = work[blocks:at], work[at:at + moves], work[at + moves:at + 2 * moves]
+    scratch = work[at + 2 * moves:]
     if fresh:
         cache[:] = -1
+        for m in range(moves):
+            columns[m] = m
     h = rank // t.lo_size
     low = rank - h * t.lo_size
-    _row_targets(t, h, cache, images, target, scratch)
+    _row_targets(t, h, cache, images, target, columns, scratch)
     count = 0
     for m in range(moves):
-        v = t.lo_table[low * moves + m]
+        v = t.lo_moves[columns[m] * t.lo_size + low]
         if target[m] >= 0 and v >= 0:
             out[count] = target[m] + v
             count += 1
@@ -155,7 +164,7 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
         r1 = min(rows, r0 + rows_per_unit)
         if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
             continue
-        cache, images, target, scratch = _row_work(t)
+        cache, images, target, columns, scratch = _row_work(t)
         lows = np.empty(size_l, np.uint64)
         new = 0
         for h in range(r0, r1):
@@ -170,12 +179,12 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
                     count += 1
             if count == 0:
                 continue
-            _row_targets(t, h, cache, images, target, scratch)
+            _row_targets(t, h, cache, images, target, columns, scratch)
             for m in range(moves):
                 if target[m] < 0:
                     continue
                 row = np.uint64(target[m])
-                column = t.lo_moves[m * size_l:(m + 1) * size_l]
+                column = t.lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
                 for i in range(count):
                     v = column[lows[i]]
                     if v >= 0:
@@ -193,7 +202,7 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
     for u in prange(found.size):
         r0 = u * rows_per_unit
         r1 = min(rows, r0 + rows_per_unit)
-        cache, images, target, scratch = _row_work(t)
+        cache, images, target, columns, scratch = _row_work(t)
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -205,16 +214,16 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                 if lanes == 0:
                     continue
                 if not ready:
-                    _row_targets(t, h, cache, images, target, scratch)
+                    _row_targets(t, h, cache, images, target, columns, scratch)
                     ready = True
                 hit = np.uint64(0)
                 while lanes:
                     i = lowest_bit(lanes)
                     lanes &= lanes - ONE
-                    base = np.uint64((w * STATES_PER_WORD - g0) * moves) + \
-                        (i >> ONE) * np.uint64(moves)
+                    low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
                     for m in range(moves):
-                        n = np.uint64(target[m]) + np.uint64(t.lo_table[base + np.uint64(m)])
+                        n = np.uint64(target[m]) + \
+                            np.uint64(t.lo_moves[columns[m] * size_l + low])
                         if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
                                 np.uint64(3) == 3:
                             hit |= ONE << i

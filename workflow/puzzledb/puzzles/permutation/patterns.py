@@ -54,21 +54,21 @@ class Pattern:
             ok &= (classes if kind == "class" else oris)[:, slot] == value
         return ok
 
-    def ranks(self, weights, limit=GOAL_MAX):
+    def ranks(self, layout, limit=GOAL_MAX):
         """Every rank that matches, sorted (uint64)."""
-        lists = [(self.values(c, k, limit), weights[id(c)])
-                 for c, k in zip(self.components, self.constraints)]
+        lists = [(c, self.values(c, k, limit)) for c, k in zip(self.components,
+                                                                self.constraints)]
         total = 1
-        for values, _ in lists:
+        for _, values in lists:
             total *= values.size
         if total > limit:
             raise _too_many(self.text)
         ranks = np.zeros(1, dtype=np.int64)
-        for values, weight in lists:
-            ranks = (ranks[:, None] + values[None, :] * weight).ravel()
+        for c, values in lists:
+            ranks = (ranks[:, None] + layout.place(c, values)[None, :]).ravel()
         return np.unique(ranks).astype(np.uint64)
 
-    def matches(self, ranks, weights):
+    def matches(self, ranks, layout):
         """Whether each rank matches (ranks: uint64 array): a look-up per constrained
         component of up to TABLE_MAX values, its slots decoded for a larger one."""
         ranks = np.asarray(ranks, dtype=np.uint64)
@@ -76,7 +76,7 @@ class Pattern:
         for c, constraint in zip(self.components, self.constraints):
             if constraint is None:
                 continue
-            values = ((ranks // np.uint64(weights[id(c)])) % np.uint64(c.count)).astype(np.int64)
+            values = layout.value(c, ranks)
             if c.count > TABLE_MAX:
                 ok &= self.match_values(c, constraint, values)
                 continue
@@ -172,13 +172,13 @@ def read_patterns(boards, texts, key):
         raise DefinitionError(key, str(err)) from None
 
 
-def goal_set(patterns, weights):
+def goal_set(patterns, layout):
     """The sorted ranks of the states matching any of the patterns (several solved
     states); DefinitionError naming `goal` for too many or none."""
     parts = []
     for pattern in patterns:
         try:
-            part = pattern.ranks(weights)
+            part = pattern.ranks(layout)
         except BoardError as err:
             raise DefinitionError("goal", str(err)) from None
         if part.size == 0:
@@ -191,15 +191,15 @@ def goal_set(patterns, weights):
 class StartPositions:
     """The positions matching any of the start patterns (Puzzle.start_positions)."""
 
-    def __init__(self, patterns, weights):
+    def __init__(self, patterns, layout):
         self.patterns = patterns
-        self.weights = weights
+        self.layout = layout
         self.text = " or ".join(repr(p.text) for p in patterns)
 
     def matches(self, ranks):
         ok = np.zeros(np.asarray(ranks).size, dtype=bool)
         for pattern in self.patterns:
-            ok |= pattern.matches(ranks, self.weights)
+            ok |= pattern.matches(ranks, self.layout)
         return ok
 
 

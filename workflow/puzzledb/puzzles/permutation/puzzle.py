@@ -89,9 +89,9 @@ class PermutationPuzzle(Puzzle):
         self.cells = self.width = self.boards.cells
         self.goal = self.boards.solved
         self.goals = read_patterns(self.boards, as_list(goal), "goal")
-        self._goal_ranks = goal_set(self.goals, self.layout.weights) if self.goals else None
+        self._goal_ranks = goal_set(self.goals, self.layout) if self.goals else None
         starts = read_patterns(self.boards, as_list(start), "start")
-        self.start = StartPositions(starts, self.layout.weights) if starts else None
+        self.start = StartPositions(starts, self.layout) if starts else None
         self.description = description or (
             f"{self.spec.name or name}: permutation puzzle, {len(self.spec.moves)} moves "
             f"({self.metric.upper()}, {self.max_moves} in all), {self.size:,} ranks")
@@ -112,16 +112,14 @@ class PermutationPuzzle(Puzzle):
     def rank(self, board):
         total = 0
         for c in self.components:
-            value = int(component_values(c, *self.boards.rows(c, board))[0])
-            total += value * self.layout.weights[id(c)]
+            total += self.layout.place(c, int(component_values(c, *self.boards.rows(c, board))[0]))
         return total
 
     def unrank(self, rank, level=0):
         self.check_rank(rank, level)
         board = self.goal.copy()
         for c in self.components:
-            value = (int(rank) // self.layout.weights[id(c)]) % c.count
-            classes, oris = component_rows(c, [value])
+            classes, oris = component_rows(c, [self.layout.value(c, rank)])
             self.boards.place(c, classes[0], oris[0], board)
         return board
 

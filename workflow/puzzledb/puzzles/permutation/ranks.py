@@ -34,6 +34,7 @@ class Component:
     wild: tuple = ()  # 'wild': per class, whether its twist is a `?`
     labels: tuple = ()  # arrangements: the piece number of each class
     illegal: tuple = field(default=())  # (local slot, class) never together (Illegal)
+    split: int = 0  # 'perm', 'even': numbered by where each piece is (layout.py's split)
 
     @property
     def code(self):
@@ -145,7 +146,7 @@ def multinomial(counts):
     return out
 
 
-def _rank_rows(rows, counts):
+def rank_rows(rows, counts):
     """Lexicographic rank of each row (class indices) among the arrangements of the
     multiset `counts` (distinct pieces: the permutation's lexicographic rank)."""
     count, n = rows.shape
@@ -163,8 +164,8 @@ def _rank_rows(rows, counts):
     return rank
 
 
-def _unrank_rows(values, counts):
-    """The arrangements of the ranks `values`: _rank_rows inverted."""
+def unrank_rows(values, counts):
+    """The arrangements of the ranks `values`: rank_rows inverted."""
     n = sum(counts)
     values = np.array(values, dtype=np.int64)
     count = values.size
@@ -216,7 +217,9 @@ def component_values(c, classes, oris):
     column per slot (an arrangement reads classes only, 'ori' orientations only)."""
     if c.kind == "ori":
         return _digits_value(oris[:, :c.digits], c.k)
-    rank = _rank_rows(classes, c.counts)
+    if c.split:  # the positions of pieces 0, 1, ... instead of the pieces of slots 0, 1, ...
+        classes = inverse_rows(classes)
+    rank = rank_rows(classes, c.counts)
     if c.kind == "wild":
         named = ~np.array(c.wild, dtype=bool)[classes]  # the slots whose twist counts
         digits = oris[named].reshape(classes.shape[0], c.digits)  # in slot order per row
@@ -237,17 +240,32 @@ def component_rows(c, values):
             oris[:, n - 1] = (c.total - oris[:, :n - 1].sum(axis=1)) % c.k
     elif c.kind == "wild":
         scale = c.k ** c.digits
-        classes = _unrank_rows(values // scale, c.counts)
+        classes = unrank_rows(values // scale, c.counts)
         named = ~np.array(c.wild, dtype=bool)[classes]
         oris[named] = _value_digits(values % scale, c.k, c.digits).ravel()
     elif c.kind == "even":
-        classes = _unrank_rows(2 * values, c.counts)
-        wrong = parity_rows(classes) != c.parity
-        classes[wrong, n - 2], classes[wrong, n - 1] = (classes[wrong, n - 1],
-                                                        classes[wrong, n - 2].copy())
+        classes = even_rows(values, c.counts, c.parity)
     else:
-        classes = _unrank_rows(values, c.counts)
+        classes = unrank_rows(values, c.counts)
+    if c.split:
+        classes = inverse_rows(classes)
     return classes, oris
+
+
+def even_rows(values, counts, parity):
+    """The permutations of lexicographic rank 2v or 2v + 1, whichever has the parity."""
+    rows = unrank_rows(2 * np.asarray(values, dtype=np.int64), counts)
+    n = rows.shape[1]
+    wrong = parity_rows(rows) != parity
+    rows[wrong, n - 2], rows[wrong, n - 1] = rows[wrong, n - 1], rows[wrong, n - 2].copy()
+    return rows
+
+
+def inverse_rows(rows):
+    """Each row's inverse permutation."""
+    out = np.empty_like(rows)
+    out[np.arange(rows.shape[0])[:, None], rows] = np.arange(rows.shape[1])
+    return out
 
 
 def legal_rows(c, classes):

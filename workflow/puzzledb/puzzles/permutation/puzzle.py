@@ -39,7 +39,12 @@ from puzzledb.puzzles.permutation.patterns import (
     goal_set,
     read_patterns,
 )
-from puzzledb.puzzles.permutation.ranks import component_rows, component_values, components
+from puzzledb.puzzles.permutation.ranks import (
+    component_rows,
+    component_values,
+    components,
+    numbering,
+)
 
 METRICS = ("htm", "qtm")
 
@@ -149,7 +154,8 @@ class PermutationPuzzle(Puzzle):
         # the parsed definition, not the file's name or text: comments and layout do not
         # change the hash, a changed move does ("puzzle" is the hash's key for the name)
         out = {"family": "permutation", "metric": self.metric,
-               "sets_and_moves": self.spec.as_data(), "ranking": "permutation-orbits/1"}
+               "sets_and_moves": self.spec.as_data(),
+               "ranking": f"permutation-orbits/{numbering(self.spec)}"}
         if self.goals:  # stored only when given, so that older layers keep their hash
             out["goal"] = [p.labels + p.oris for p in self.goals]
         return out

@@ -113,7 +113,8 @@ def _orbit_components(spec, s, orbit, perms, twists, illegal):
                              if slot in where and label in kinds))
     arrangement = dict(set=s, slots=orbit, classes=classes, counts=counts,
                        labels=tuple(kinds), illegal=forbidden)
-    live = len(orbit) > 1 or any(t[orbit[0]] for t in twists)
+    live = (len(orbit) > 1 or any(t[orbit[0]] for t in twists)) and not _constant(
+        orbit, oris, twists)
     if k > 1 and live and any(wild) and not all(wild):
         named = sum(c for c, w in zip(counts, wild) if not w)
         return [Component("wild", count=multinomial(counts) * k ** named, k=k, digits=named,
@@ -134,6 +135,25 @@ def _orbit_components(spec, s, orbit, perms, twists, illegal):
         out.append(Component("ori", s, orbit, k ** digits, k=k, digits=digits,
                              total=sum(oris[i] for i in orbit) % k))
     return out
+
+
+def _constant(orbit, oris, twists):
+    """Whether the orbit's orientations never change: no move twists a slot of it and its
+    solved pieces all have the same orientation (half turns of a cube's corners)."""
+    return not any(t[i] for t in twists for i in orbit) and len({oris[i] for i in orbit}) == 1
+
+
+def numbering(spec):
+    """The version of the rank's numbering (the ranking id of the definition hash): 2 when
+    an orbit whose pieces are never twisted drops the orientation factor version 1 gave it
+    (every digit constant), else 1, so that layers built before keep their hash."""
+    for s, piece_set in enumerate(spec.sets):
+        twists = [m.twists[s] for m in spec.moves]
+        for orbit in orbits(piece_set.size, [m.perms[s] for m in spec.moves]):
+            if piece_set.orientations > 1 and len(orbit) > 1 and \
+                    _constant(orbit, spec.solved[s][1], twists):
+                return 2
+    return 1
 
 
 # --- vectorised ranks of a component: rows of slots <-> values --------------------------------

@@ -6,6 +6,9 @@ Prints both depth tables, whether they are equal, and the times with the load av
     python benchmarks/bench_permutation.py                      # corners, pyraminx, skewb
     python benchmarks/bench_permutation.py --repeat 3 corners
     python benchmarks/bench_permutation.py --file my.tws --metric qtm
+    python benchmarks/bench_permutation.py --build-dir /work/peers/twsearch --twsearch-mb 2048 \
+        --file samples/main/3p1.tws --repeat 1          # a built checkout, its memory capped
+    python benchmarks/bench_permutation.py --file moonspinner.tws --store counts
 
 twsearch is built from its git mirror (the search tool's fetch of github:rokicki/twsearch
 puts it under /work/.mirror/rokicki+twsearch/repo; --twsearch-git names another): the tree
@@ -50,8 +53,10 @@ def build_twsearch(git_dir, build_dir, jobs):
     return binary
 
 
-def run_twsearch(binary, path, threads, metric):
+def run_twsearch(binary, path, threads, metric, memory_mb=None):
     command = [str(binary), "-t", str(threads), "-g", str(path)]
+    if memory_mb:
+        command[1:1] = ["-M", str(memory_mb)]
     if metric == "qtm":
         command.insert(1, "-q")
     began = time.perf_counter()
@@ -69,13 +74,13 @@ def run_twsearch(binary, path, threads, metric):
     return counts, seconds, command
 
 
-def run_puzzledb(path, name, threads, metric, scratch):
+def run_puzzledb(path, name, threads, metric, scratch, store="layers"):
     config = scratch / "config.yaml"
     config.write_text(f"puzzles: [{name}]\ndefine:\n  {name}:\n    family: permutation\n"
                       f"    file: {path}\n    metric: {metric}\n")
     results = scratch / f"results-{time.monotonic_ns()}"
     command = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
-               str(results), "build", name, "--threads", str(threads)]
+               str(results), "build", name, "--threads", str(threads), "--store", store]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
     began = time.perf_counter()
     run = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
@@ -98,6 +103,10 @@ def main(argv=None):
     parser.add_argument("--metric", default="htm", choices=["htm", "qtm"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--store", default="layers", choices=["layers", "counts"],
+                        help="puzzledb's store (counts: the in-memory search keeps counts)")
+    parser.add_argument("--twsearch-mb", type=int, default=None,
+                        help="twsearch's memory cap (-M MB; its default is 8192)")
     parser.add_argument("--twsearch-git", type=Path, default=MIRROR)
     parser.add_argument("--build-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "puzzledb-twsearch")
@@ -109,17 +118,18 @@ def main(argv=None):
         for path in files:
             name = re.sub(r"[^a-z0-9-]", "-", path.stem.lower()).strip("-") or "puzzle"
             name = name if name[0].isalnum() else "p" + name
-            run_puzzledb(path, name, args.threads, args.metric, scratch)  # fills the cache
+            run_puzzledb(path, name, args.threads, args.metric, scratch,
+                         args.store)  # fills the cache
             print(f"\n== {path.name} ({args.metric}, {args.threads} threads)")
             tw_times, pdb_times, bfs_times = [], [], []
             for _ in range(args.repeat):
                 before = load()
                 tw_table, seconds, tw_command = run_twsearch(binary, path, args.threads,
-                                                             args.metric)
+                                                             args.metric, args.twsearch_mb)
                 tw_times.append((seconds, before))
                 before = load()
                 pdb_table, seconds, bfs, pdb_command = run_puzzledb(
-                    path, name, args.threads, args.metric, scratch)
+                    path, name, args.threads, args.metric, scratch, args.store)
                 pdb_times.append((seconds, before))
                 bfs_times.append(bfs)
             print(f"twsearch: {' '.join(tw_command)}")

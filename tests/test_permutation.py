@@ -299,3 +299,17 @@ def test_a_permutation_too_large_for_a_table_is_split_into_rows(tmp_path, text, 
     assert [x.size for x in layers] == [x.size for x in expected]
     for a, b in zip(layers[-3:], expected[-3:]):
         assert sorted(puzzle.decode(r) for r in a) == sorted(tabled.decode(r) for r in b)
+
+
+def test_a_counts_only_build_keeps_the_table_of_the_layers(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("puzzles: [skewb]\ndefine:\n  skewb: {family: permutation, file: "
+                      f"{EXAMPLES / 'skewb.tws'}}}\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
+    run = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+           str(tmp_path / "results")]
+    subprocess.run(run + ["build", "skewb", "--store", "counts"], check=True,
+                   capture_output=True, env=env)
+    summary = subprocess.run(run + ["info", "skewb"], check=True, capture_output=True,
+                             text=True, env=env).stdout
+    assert "3,149,280 states, max depth 11" in summary and "store counts" in summary

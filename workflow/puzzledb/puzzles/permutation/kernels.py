@@ -32,7 +32,7 @@ from puzzledb.expansion.words import (
     mark_next_lanes,
     units_active,
 )
-from puzzledb.puzzles.permutation.component_kernels import image, unrank
+from puzzledb.puzzles.permutation.component_kernels import component, image, unrank
 from puzzledb.puzzles.permutation.layout import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
@@ -41,40 +41,51 @@ BACKWARD = 1.0  # expand backward once the unseen states are fewer than this tim
 
 
 @jit(inline="always")
-def _block_images(t, b, d, images, columns, scratch):
-    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal); a
-    split permutation's high block also sets columns[m], the low table's column."""
-    moves = t.moves
-    c = t.hi_kernel[b]
-    if c < 0:
-        base = t.hi_offset[b] + d * moves
-        for m in range(moves):
-            images[b * moves + m] = t.hi_tables[base + m]
-        if t.hi_select[b] >= 0:
-            base = t.hi_select[b] + d * moves
-            for m in range(moves):
-                columns[m] = t.select_tables[base + m]
-        return
-    s = t.kc_scratch
-    cls, ori = scratch[:s], scratch[s:2 * s]
-    cls2, ori2, remaining = scratch[2 * s:3 * s], scratch[3 * s:4 * s], scratch[4 * s:]
-    unrank(t, c, d, cls, ori, remaining)
-    for m in range(moves):
-        images[b * moves + m] = image(t, c, m, cls, ori, cls2, ori2, remaining)
+def _view(t):
+    """The tables' row data as one tuple, read once per unit of work: numba counts a
+    reference each time a field of the tables is read (component_kernels.py says what that
+    cost)."""
+    return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
+            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch)
 
 
 @jit(inline="always")
-def _row_targets(t, h, cache, images, target, columns, scratch):
+def _block_images(t, view, b, d, images, columns, scratch):
+    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal); a
+    split permutation's high block also sets columns[m], the low table's column."""
+    _, _, hi_kernel, hi_offset, hi_tables, hi_select, select_tables = view[:7]
+    moves, s = view[9], view[10]
+    c = hi_kernel[b]
+    if c < 0:
+        base = hi_offset[b] + d * moves
+        for m in range(moves):
+            images[b * moves + m] = hi_tables[base + m]
+        if hi_select[b] >= 0:
+            base = hi_select[b] + d * moves
+            for m in range(moves):
+                columns[m] = select_tables[base + m]
+    else:
+        cls, ori = scratch[:s], scratch[s:2 * s]
+        cls2, ori2 = scratch[2 * s:3 * s], scratch[3 * s:4 * s]
+        data = component(t, c)
+        unrank(data, d, cls, ori)
+        for m in range(moves):
+            images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
+
+
+@jit(inline="always")
+def _row_targets(t, view, h, cache, images, target, columns, scratch):
     """target[m]: the first rank of the row that move m takes row h to, -1 when the move
     breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
     digit of high block b whose images `images` holds (-1: none), so that rows sharing a
     block's digit decode it once."""
-    blocks = t.hi_radix.size
-    moves = t.moves
+    hi_radix, hi_weight = view[0], view[1]
+    lo_size, moves = view[8], view[9]
+    blocks = hi_radix.size
     for b in range(blocks):
-        d = (h // t.hi_weight[b]) % t.hi_radix[b]
+        d = (h // hi_weight[b]) % hi_radix[b]
         if cache[b] != d:
-            _block_images(t, b, d, images, columns, scratch)
+            _block_images(t, view, b, d, images, columns, scratch)
             cache[b] = d
     for m in range(moves):
         row = np.int64(0)
@@ -83,8 +94,8 @@ def _row_targets(t, h, cache, images, target, columns, scratch):
             if v < 0:
                 row = -1
                 break
-            row += v * t.hi_weight[b]
-        target[m] = row * t.lo_size if row >= 0 else -1
+            row += v * hi_weight[b]
+        target[m] = row * lo_size if row >= 0 else -1
 
 
 @jit(inline="always")
@@ -92,14 +103,15 @@ def _row_work(t):
     """A thread's scratch for _row_targets: (cache, images, target, columns, scratch)."""
     blocks = max(t.hi_radix.size, 1)
     return (np.full(blocks, -1, np.int64), np.empty(blocks * t.moves, np.int64),
-            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(5 * t.kc_scratch,
+            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(4 * t.kc_scratch,
                                                                        np.int64))
 
 
 @jit(inline="always")
 def _neighbours(rank, out, work, t, fresh):
-    moves = t.moves
-    blocks = t.hi_radix.size
+    view = _view(t)
+    lo_moves, lo_size, moves = view[7], view[8], view[9]
+    blocks = view[0].size
     cache = work[:blocks]
     at = blocks + blocks * moves
     images, target, columns = work[blocks:at], work[at:at + moves], work[at + moves:at + 2 * moves]
@@ -108,12 +120,12 @@ def _neighbours(rank, out, work, t, fresh):
         cache[:] = -1
         for m in range(moves):
             columns[m] = m
-    h = rank // t.lo_size
-    low = rank - h * t.lo_size
-    _row_targets(t, h, cache, images, target, columns, scratch)
+    h = rank // lo_size
+    low = rank - h * lo_size
+    _row_targets(t, view, h, cache, images, target, columns, scratch)
     count = 0
     for m in range(moves):
-        v = t.lo_moves[columns[m] * t.lo_size + low]
+        v = lo_moves[columns[m] * lo_size + low]
         if target[m] >= 0 and v >= 0:
             out[count] = target[m] + v
             count += 1
@@ -165,6 +177,8 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
         if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
             continue
         cache, images, target, columns, scratch = _row_work(t)
+        view = _view(t)
+        lo_moves = t.lo_moves
         lows = np.empty(size_l, np.uint64)
         new = 0
         for h in range(r0, r1):
@@ -179,12 +193,12 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
                     count += 1
             if count == 0:
                 continue
-            _row_targets(t, h, cache, images, target, columns, scratch)
+            _row_targets(t, view, h, cache, images, target, columns, scratch)
             for m in range(moves):
                 if target[m] < 0:
                     continue
                 row = np.uint64(target[m])
-                column = t.lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
+                column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
                 for i in range(count):
                     v = column[lows[i]]
                     if v >= 0:
@@ -203,6 +217,8 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
         r0 = u * rows_per_unit
         r1 = min(rows, r0 + rows_per_unit)
         cache, images, target, columns, scratch = _row_work(t)
+        view = _view(t)
+        lo_moves = t.lo_moves
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -214,7 +230,7 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                 if lanes == 0:
                     continue
                 if not ready:
-                    _row_targets(t, h, cache, images, target, columns, scratch)
+                    _row_targets(t, view, h, cache, images, target, columns, scratch)
                     ready = True
                 hit = np.uint64(0)
                 while lanes:
@@ -223,7 +239,7 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                     low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
                     for m in range(moves):
                         n = np.uint64(target[m]) + \
-                            np.uint64(t.lo_moves[columns[m] * size_l + low])
+                            np.uint64(lo_moves[columns[m] * size_l + low])
                         if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
                                 np.uint64(3) == 3:
                             hit |= ONE << i

@@ -28,7 +28,13 @@ import numpy as np
 from puzzledb.errors import DefinitionError
 from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.definition import compose, identity
-from puzzledb.puzzles.permutation.ranks import component_rows, component_values, legal_rows
+from puzzledb.puzzles.ranking import MAX_CELLS
+from puzzledb.puzzles.permutation.ranks import (
+    class_weights,
+    component_rows,
+    component_values,
+    legal_rows,
+)
 
 BLOCK_MAX = 4096  # values of a block of table components
 TABLE_MAX = 1 << 21  # values of a component with a table of its own; past it, compiled
@@ -47,8 +53,8 @@ PermutationTables = namedtuple(
     "PermutationTables",
     "lo_moves lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel hi_select "
     "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
-    "kc_arrangements kc_class_at kc_counts kc_wild kc_slot_at kc_illegal kc_move_at "
-    "kc_perm kc_twist kc_scratch")
+    "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
+    "kc_twist kc_scratch")
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +98,8 @@ class Layout:
         else:
             low_block = []  # rows of one rank: every component compiled
         self.compiled = sorted(compiled, key=lambda c: -c.count)
+        for c in self.compiled:  # numbered class by class: no division in the kernels
+            c.by_class = c.kind in ("multiset", "wild")
         self.blocks = [[Part(c)] for c in self.compiled] + blocks + [low_block]
         self.sizes = [prod(x.radix for x in b) for b in self.blocks]
         self.size = prod(self.sizes)
@@ -138,11 +146,11 @@ class Layout:
 
     def work_size(self, moves):
         """Length of the work array of the neighbours kernel: each high block's cached digit
-        and images, the targets and columns, and five scratch rows of the compiled
+        and images, the targets and columns, and four scratch rows of the compiled
         components."""
         blocks = len(self.blocks) - 1
         scratch = max([len(c.slots) for c in self.compiled] + [1])
-        return blocks + 2 * blocks * moves + 2 * moves + 5 * scratch
+        return blocks + 2 * blocks * moves + 2 * moves + 4 * scratch
 
     def is_compiled(self, block):
         return len(block) == 1 and block[0].component in self.compiled
@@ -173,9 +181,10 @@ def check_size(layout, sets):
         raise DefinitionError("file", f"{layout.size:,} ranks: 2^63 or more, beyond the "
                                       f"64-bit ranks of the engines and the store")
     for c in layout.compiled:
-        if c.kind not in ("perm", "even") and c.count * max(c.counts + (1,)) >= MAX_RANKS:
-            raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values, too many "
-                                          f"to rank in 64 bits")
+        if len(c.slots) > MAX_CELLS:  # the binomial table of the class-by-class rank
+            raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values over "
+                                          f"{len(c.slots)} slots; a factor too large for a "
+                                          f"table has at most {MAX_CELLS} slots")
 
 
 # --- the moves of a component ----------------------------------------------------------------
@@ -272,16 +281,15 @@ def make_tables(layout, moves, forward):
 
 def compiled_data(components, moves):
     """The kc_* fields of the tables: each compiled component's numbering and moves."""
-    ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity", "arr")}
-    class_at, counts, wild, slot_at, illegal, move_at, perm, twist = [0], [], [], [0], [], \
-        [0], [], []
+    ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity")}
+    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist = \
+        [0], [], [], [], [0], [], [0], [], []
     for c in components:
         n = len(c.slots)
-        arrangements = c.count // c.k ** c.digits if c.kind == "wild" else c.count
-        for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity,
-                                     arrangements)):
+        for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity)):
             ints[key].append(value)
         counts += list(c.counts)
+        weights += class_weights(c.counts) if c.counts else []
         wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
         class_at.append(len(counts))
         masks = [0] * n
@@ -296,6 +304,7 @@ def compiled_data(components, moves):
         move_at.append(len(perm))
     scratch = max([len(c.slots) for c in components] + [1])
     arrays = [np.array(ints[key] or [0], dtype=np.int64) for key in ints]
-    more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, wild, slot_at,
-                                                         illegal, move_at, perm, twist)]
+    more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, weights, wild,
+                                                         slot_at, illegal, move_at, perm,
+                                                         twist)]
     return (*arrays, *more, np.int64(scratch))

@@ -4,11 +4,12 @@ plain numpy (rows of slots <-> values), the reference of the compiled ones
 (component_kernels.py) and what the move tables are made with (layout.py)."""
 
 from dataclasses import dataclass, field
-from math import factorial
+from math import comb, factorial
 
 import numpy as np
 
 from puzzledb.puzzles.permutation.definition import WILD
+from puzzledb.puzzles.ranking import BINOM
 
 KINDS = ("perm", "even", "multiset", "ori", "wild")  # their codes in the kernels: the index
 
@@ -35,6 +36,7 @@ class Component:
     labels: tuple = ()  # arrangements: the piece number of each class
     illegal: tuple = field(default=())  # (local slot, class) never together (Illegal)
     split: int = 0  # 'perm', 'even': numbered by where each piece is (layout.py's split)
+    by_class: bool = False  # 'multiset', 'wild': numbered class by class (compiled ones)
 
     @property
     def code(self):
@@ -207,6 +209,60 @@ def unrank_rows(values, counts):
     return rows
 
 
+def class_weights(counts):
+    """The weight of each class's digit in a class-by-class rank (the last class: none)."""
+    pools = np.cumsum((0,) + tuple(counts))  # pieces placed before each class
+    n = int(pools[-1])
+    weights, w = [0] * len(counts), 1
+    for c in range(len(counts) - 2, -1, -1):
+        weights[c] = w
+        w *= comb(n - int(pools[c]), counts[c])
+    return weights
+
+
+def class_rank_rows(rows, counts):
+    """Each row's rank among the arrangements of `counts`, class by class: class c placed
+    among the slots the classes before it left, a chosen slot adding C(pool slots after it,
+    pieces of c still to place), the first class the most significant digit (the
+    numbering the compiled multiset rank computes without a division)."""
+    count, n = rows.shape
+    weights = class_weights(counts)
+    rank = np.zeros(count, dtype=np.int64)
+    for c in range(len(counts) - 1):
+        left = np.full(count, counts[c], dtype=np.int64)  # pieces of c still to place
+        after = np.full(count, n - int(sum(counts[:c])), dtype=np.int64)  # pool slots left
+        digit = np.zeros(count, dtype=np.int64)
+        for i in range(n):
+            pooled = rows[:, i] >= c
+            after -= pooled
+            chosen = rows[:, i] == c
+            digit += np.where(chosen & (left > 0), BINOM[after, np.maximum(left, 0)], 0)
+            left -= chosen
+        rank += digit * weights[c]
+    return rank
+
+
+def class_unrank_rows(values, counts):
+    """class_rank_rows inverted."""
+    values = np.asarray(values, dtype=np.int64)
+    n = sum(counts)
+    weights = class_weights(counts)
+    rows = np.full((values.size, n), len(counts) - 1, dtype=np.int64)
+    for c in range(len(counts) - 1):
+        digit = (values // weights[c]) % comb(n - sum(counts[:c]), counts[c])
+        left = np.full(values.size, counts[c], dtype=np.int64)
+        after = np.full(values.size, n - sum(counts[:c]), dtype=np.int64)
+        for i in range(n):
+            pooled = rows[:, i] >= c
+            after -= pooled
+            skip = BINOM[after, np.maximum(left, 0)]
+            take = pooled & (left > 0) & (digit >= skip)
+            digit -= np.where(take, skip, 0)
+            rows[take, i] = c
+            left -= take
+    return rows
+
+
 def parity_rows(rows):
     n = rows.shape[1]
     inversions = np.zeros(rows.shape[0], dtype=np.int64)
@@ -239,7 +295,7 @@ def component_values(c, classes, oris):
         return _digits_value(oris[:, :c.digits], c.k)
     if c.split:  # the positions of pieces 0, 1, ... instead of the pieces of slots 0, 1, ...
         classes = inverse_rows(classes)
-    rank = rank_rows(classes, c.counts)
+    rank = (class_rank_rows if c.by_class else rank_rows)(classes, c.counts)
     if c.kind == "wild":
         named = ~np.array(c.wild, dtype=bool)[classes]  # the slots whose twist counts
         digits = oris[named].reshape(classes.shape[0], c.digits)  # in slot order per row
@@ -260,13 +316,13 @@ def component_rows(c, values):
             oris[:, n - 1] = (c.total - oris[:, :n - 1].sum(axis=1)) % c.k
     elif c.kind == "wild":
         scale = c.k ** c.digits
-        classes = unrank_rows(values // scale, c.counts)
+        classes = (class_unrank_rows if c.by_class else unrank_rows)(values // scale, c.counts)
         named = ~np.array(c.wild, dtype=bool)[classes]
         oris[named] = _value_digits(values % scale, c.k, c.digits).ravel()
     elif c.kind == "even":
         classes = even_rows(values, c.counts, c.parity)
     else:
-        classes = unrank_rows(values, c.counts)
+        classes = (class_unrank_rows if c.by_class else unrank_rows)(values, c.counts)
     if c.split:
         classes = inverse_rows(classes)
     return classes, oris

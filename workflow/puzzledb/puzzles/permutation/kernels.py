@@ -23,7 +23,7 @@ from numba import prange
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import atomic_or, lowest_bit, set_bit
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
     cur_and_unseen,
@@ -38,6 +38,7 @@ from puzzledb.puzzles.permutation.layout import PermutationTables
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
 BACKWARD = 1.0  # expand backward once the unseen states are fewer than this times the CUR
+BATCH_RATIO = 0.5  # a row's marks are gathered by target word from this many CUR a word
 
 
 @jit(inline="always")
@@ -46,7 +47,7 @@ def _view(t):
     reference each time a field of the tables is read (component_kernels.py says what that
     cost)."""
     return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
-            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch)
+            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table)
 
 
 @jit(inline="always")
@@ -123,9 +124,11 @@ def _neighbours(rank, out, work, t, fresh):
     h = rank // lo_size
     low = rank - h * lo_size
     _row_targets(t, view, h, cache, images, target, columns, scratch)
+    lo_table = view[11]
+    split = lo_table.size == 1  # a split's low table: by column only
     count = 0
     for m in range(moves):
-        v = lo_moves[columns[m] * lo_size + low]
+        v = lo_moves[columns[m] * lo_size + low] if split else lo_table[low * moves + m]
         if target[m] >= 0 and v >= 0:
             out[count] = target[m] + v
             count += 1
@@ -162,6 +165,33 @@ def _mark(a, flags, g):
     return 1
 
 
+@jit(inline="always")
+def _mark_row(a, flags, row, column, lows, count, words):
+    """Mark NEXT the UNSEEN targets row + column[lows[i]] of one move, gathered first by
+    word of the target row (words: zeros, left zero): one read and at most one atomic OR
+    a word instead of one a target."""
+    w0 = row >> np.uint64(5)
+    for i in range(count):
+        v = column[lows[i]]
+        if v >= 0:
+            g = row + np.uint64(v)
+            words[(g >> np.uint64(5)) - w0] |= ONE << ((g & np.uint64(31)) << ONE)
+    new = 0
+    for k in range(words.size):
+        bits = words[k]
+        if bits:
+            words[k] = 0
+            w = w0 + np.uint64(k)
+            v = a[w]
+            bits &= ~(v | (v >> ONE))
+            if bits:
+                bits &= ~atomic_or(a, w, bits)
+                if bits:
+                    new += np.int64(popcount(bits))
+                    flags[w >> np.uint64(SUB_SHIFT)] = 1
+    return new
+
+
 @jit(parallel=True)
 def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
@@ -180,6 +210,7 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
         view = _view(t)
         lo_moves = t.lo_moves
         lows = np.empty(size_l, np.uint64)
+        words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -194,11 +225,15 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
             if count == 0:
                 continue
             _row_targets(t, view, h, cache, images, target, columns, scratch)
+            gather = count >= BATCH_RATIO * words.size
             for m in range(moves):
                 if target[m] < 0:
                     continue
                 row = np.uint64(target[m])
                 column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
+                if gather:
+                    new += _mark_row(a, next_flags, row, column, lows, count, words)
+                    continue
                 for i in range(count):
                     v = column[lows[i]]
                     if v >= 0:
@@ -218,7 +253,8 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
         r1 = min(rows, r0 + rows_per_unit)
         cache, images, target, columns, scratch = _row_work(t)
         view = _view(t)
-        lo_moves = t.lo_moves
+        lo_moves, lo_table = t.lo_moves, t.lo_table
+        split = lo_table.size == 1
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -238,8 +274,9 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                     lanes &= lanes - ONE
                     low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
                     for m in range(moves):
-                        n = np.uint64(target[m]) + \
-                            np.uint64(lo_moves[columns[m] * size_l + low])
+                        v = lo_moves[columns[m] * size_l + low] if split else \
+                            lo_table[low * moves + m]
+                        n = np.uint64(target[m]) + np.uint64(v)
                         if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
                                 np.uint64(3) == 3:
                             hit |= ONE << i

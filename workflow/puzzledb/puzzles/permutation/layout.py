@@ -43,7 +43,9 @@ MAX_TABLE_BYTES = 512 << 20
 MAX_RANKS = 1 << 63
 
 # The kernels' data: the low block's table by column (column * L + value -> value; the
-# column is the move, or what a split's high part selects), the high blocks' tables one
+# column is the move, or what a split's high part selects) and, without a split, the same
+# by value (value * moves + move: one cache line for a state's moves, read backward and
+# state by state; a split's has one element), the high blocks' tables one
 # after another (offset, radix, weight in rows; kernel: -1 for a table block, else the
 # compiled component's number; select: the offset of a split high block's selectors, or
 # -1), and the compiled components' data (kc_*, component_kernels.py).  A move into a
@@ -51,7 +53,7 @@ MAX_RANKS = 1 << 63
 # never go backward (such states are in the rank space but never reached).
 PermutationTables = namedtuple(
     "PermutationTables",
-    "lo_moves lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel hi_select "
+    "lo_moves lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel hi_select "
     "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
     "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
     "kc_twist kc_scratch")
@@ -133,12 +135,14 @@ class Layout:
 
     def table_bytes(self, moves):
         """Bytes of the move tables: 4 per value and move of each table block (twice for a
-        split high block: its selectors), the low one by column."""
+        split high block: its selectors), the low one by column, and by value without a
+        split."""
         total = 0
         for block, n in zip(self.blocks[:-1], self.sizes):
             if not self.is_compiled(block):
                 total += 4 * moves * n * (2 if block[0].role == "high" else 1)
-        return total + 4 * self.lo_size * self.columns(moves)
+        by_value = moves if self.split is None else 0
+        return total + 4 * self.lo_size * (self.columns(moves) + by_value)
 
     def columns(self, moves):
         """The low table's columns: one per move, or the split's selectors."""
@@ -264,14 +268,15 @@ def make_tables(layout, moves, forward):
         weights.append(w)
         w *= n
     if layout.split is not None:
-        low = split.composition_table(layout.split)
+        low, by_value = split.composition_table(layout.split), np.zeros(1, np.int32)
     else:
-        low = np.ascontiguousarray(block_table(layout.blocks[-1], moves).reshape(-1, count).T)
+        by_value = block_table(layout.blocks[-1], moves)
+        low = np.ascontiguousarray(by_value.reshape(-1, count).T)
     kernel = [layout.compiled.index(b[0].component) if layout.is_compiled(b) else -1
               for b in hi]
     select = [0 if b[0].role == "high" else -1 for b in hi]
     return PermutationTables(
-        low.ravel(), np.int64(layout.lo_size), np.int64(count),
+        low.ravel(), by_value, np.int64(layout.lo_size), np.int64(count),
         np.concatenate(tables + [np.zeros(1, np.int32)]), offsets,
         np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights[::-1], dtype=np.int64),
         np.array(kernel, dtype=np.int64), np.array(select, dtype=np.int64),

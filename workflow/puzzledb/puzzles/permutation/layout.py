@@ -180,10 +180,20 @@ def _splittable(compiled):
     return max(fits, key=lambda c: c.count, default=None)
 
 
-def check_size(layout, sets):
+def check_size(layout, sets, moves):
+    """DefinitionError (one line) for a rank space, a factor or tables this layout cannot
+    hold."""
     if layout.size >= MAX_RANKS:
         raise DefinitionError("file", f"{layout.size:,} ranks: 2^63 or more, beyond the "
                                       f"64-bit ranks of the engines and the store")
+    tables = layout.table_bytes(moves)
+    if tables > 2 * MAX_TABLE_BYTES:
+        raise DefinitionError("file", f"move tables of {tables >> 20:,} MiB: more than "
+                                      f"{2 * MAX_TABLE_BYTES >> 20} MiB")
+    for c in layout.compiled + [x.component for b in layout.blocks for x in b]:
+        if any(cls >= 63 for _, cls in c.illegal):
+            raise DefinitionError("file", f"{c.describe(sets)}: Illegal rules for more than "
+                                          f"63 kinds of pieces")
     for c in layout.compiled:
         if len(c.slots) > MAX_CELLS:  # the binomial table of the class-by-class rank
             raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values over "

@@ -25,13 +25,7 @@ from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.permutation import definition as ksolve
 from puzzledb.puzzles.permutation.boards import Boards
 from puzzledb.puzzles.permutation.group import group_order, move_points
-from puzzledb.puzzles.permutation.layout import (
-    MAX_TABLE_BYTES,
-    Layout,
-    check_size,
-    make_tables,
-    metric_moves,
-)
+from puzzledb.puzzles.permutation.layout import Layout, check_size, make_tables, metric_moves
 from puzzledb.puzzles.permutation.movenames import power_names
 from puzzledb.puzzles.permutation.patterns import (
     StartPositions,
@@ -79,17 +73,9 @@ class PermutationPuzzle(Puzzle):
         self.sets = self.spec.sets
         self._make_moves()
         self.components = components(self.spec)
-        for c in self.components:
-            if any(cls >= 63 for _, cls in c.illegal):
-                raise DefinitionError("file", f"{c.describe(self.sets)}: Illegal rules for "
-                                              f"more than 63 kinds of pieces")
         self.layout = Layout(self.components, self.max_moves)
-        check_size(self.layout, self.sets)
+        check_size(self.layout, self.sets, self.max_moves)
         self.size = self.layout.size
-        table_bytes = self.layout.table_bytes(self.max_moves)
-        if table_bytes > 2 * MAX_TABLE_BYTES:
-            raise DefinitionError("file", f"move tables of {table_bytes >> 20:,} MiB: more "
-                                          f"than {2 * MAX_TABLE_BYTES >> 20} MiB")
         self.boards = Boards(name, self.spec, self.components)
         self.cells = self.width = self.boards.cells
         self.goal = self.boards.solved
@@ -188,8 +174,8 @@ class PermutationPuzzle(Puzzle):
             lines.append(("reachable", f"at most {bound:,} states (the order of the moves' "
                           f"group): the rank space is {self.size / bound:,.1f} times that; "
                           f"the in-memory search holds two bits of every rank, the frontier "
-                          f"search (taken when the in-memory one would pass memory_mb and the "
-                          f"ranks are over 32 a state) only the states reached"))
+                          f"search (taken past memory_mb when ranks far outnumber states) "
+                          f"only the states reached"))
         if self.spec.rotations:
             names = " ".join(m.name for m in self.spec.rotations)
             lines.append(("rotations", f"{names}: turns of the whole puzzle, not generators "
@@ -208,9 +194,13 @@ class PermutationPuzzle(Puzzle):
         return self.boards.parse(text)
 
     def route_moves(self, ranks):
-        """The names of the moves that take each rank of a path to the next."""
+        """The names of the moves that take each rank of a path to the next (the kernel's
+        neighbours are in move order unless Illegal rules leave some out)."""
         out = []
         for a, b in zip(ranks, ranks[1:]):
+            if not self.spec.illegal:
+                out.append(self.move_names[self.neighbours(int(a)).index(int(b))])
+                continue
             board = self.unrank(int(a))
             for name, base, power in self.moves:
                 moved = board

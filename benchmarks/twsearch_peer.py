@@ -95,7 +95,10 @@ def measured(command, *, env=None, timeout=None, stop=None):
     def kill(reason):
         if not cut and process.returncode is None:
             cut.append(reason)
-            os.killpg(process.pid, signal.SIGKILL)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:  # it ended meanwhile
+                pass
 
     def pump(stream, lines):
         for line in stream:

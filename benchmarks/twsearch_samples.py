@@ -18,7 +18,8 @@ few bytes a state); else a prefix by the frontier search.
 --build: each file that reads is built in a temporary results directory, the whole command
 timed with its peak RSS, under --time-limit: in full when its search fits --build-memory-mb
 (default 4,000), a prefix until its layers pass --prefix-states (10^8; the depth reached is
-the depth limit to give it); then `twsearch -M BUILD_MEMORY -t THREADS -g FILE` under the
+the depth limit to give it; 0: on to its end, which tells a small reachable set in a large
+rank space); then `twsearch -M BUILD_MEMORY -t THREADS -g FILE` under the
 same limit, and the two tables compared as far as both got.  twsearch is not built here:
 `make build` in its checkout, as its README says.
 """
@@ -110,7 +111,7 @@ def build(verdict, scratch, args):
     def enough(line):  # a prefix: stop once its layers pass --prefix-states
         found = re.search(r"depth \d+: ([\d,]+) states", line)
         passed[0] += int(found[1].replace(",", "")) if found else 0
-        return verdict.kind == PREFIX and passed[0] >= args.prefix_states
+        return verdict.kind == PREFIX and 0 < args.prefix_states <= passed[0]
 
     run = peer.puzzledb_build(scratch, name, verdict.path, "--threads", args.threads,
                               "--memory-mb", args.build_memory_mb, *extra,
@@ -188,7 +189,9 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, default=300, help="seconds, per run")
     parser.add_argument("--build-memory-mb", type=int, default=4000,
                         help="--build: memory_mb of puzzledb and -M of twsearch")
-    parser.add_argument("--prefix-states", type=int, default=10**8)
+    parser.add_argument("--prefix-states", type=int, default=10**8,
+                        help="--build: a prefix stops once its layers pass this many "
+                             "positions (0: it runs to its end or the time limit)")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
     root = peer.checkout(args.twsearch, args.clone_dir)

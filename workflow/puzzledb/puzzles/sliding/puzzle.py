@@ -16,7 +16,15 @@ from math import factorial, prod
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import RANK_LIMIT, SEPARATORS, Puzzle, TilePartition, format_rows
+from puzzledb.puzzles.base import (
+    RANK_LIMIT,
+    SEPARATORS,
+    GoalFrames,
+    PatternBounds,
+    Puzzle,
+    TilePartition,
+    format_rows,
+)
 from puzzledb.puzzles.ranking import (
     combination_masks,
     multiset_weights,
@@ -63,7 +71,7 @@ MAX_POOL = 20
 FactoredPlan = namedtuple("FactoredPlan", "target start kind split block offset suffixes")
 
 
-class SlidingPuzzle(Puzzle):
+class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
     family = "sliding"
     kernels = "puzzledb.puzzles.sliding.kernels"
     max_moves = 4
@@ -343,7 +351,8 @@ class SlidingPuzzle(Puzzle):
 
     def pattern_bound(self, abstract, depths):
         if self.multi_tile:
-            return super().pattern_bound(abstract, depths)
+            raise PuzzleError(f"{self.name}: no pattern databases for multi-tile moves (a "
+                              f"single-tile distance is no lower bound for them)")
         return self.compiled.pattern_bound(self, abstract, self.colouring(abstract), depths)
 
     def query_sets(self):

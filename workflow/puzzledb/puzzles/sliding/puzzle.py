@@ -66,6 +66,7 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
         self.goal_blank = goal.index("0")
         self.counts = np.array([goal.count(s) for s in self.symbols], dtype=np.int64)
         self.adjacent = grid_adjacency(width, height)
+        # the two parts: every piece once is a permutation, pieces that repeat a multiset
         distinct = bool(np.all(self.counts == 1))
         self.ranking = (DistinctTiles if distinct else RepeatedPieces)(self)
         self.metric = METRICS[metric](self.ranking, width, height)

@@ -1,5 +1,6 @@
 """Bad input gets one line on stderr, a non-zero exit, and nothing half-written."""
 
+import re
 import shutil
 
 import pytest
@@ -10,7 +11,9 @@ from puzzledb.store.layers import LayerStore
 
 from conftest import puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
-from puzzledb.errors import ConfigError
+from puzzledb.errors import ConfigError, PuzzleError
+from puzzledb.puzzles.base import ChainedMoves, GoalFrames, PatternBounds, Puzzle
+from puzzledb.solvers.heuristics import pattern_database
 
 
 def assert_one_line_error(result, *fragments):
@@ -47,6 +50,29 @@ def test_query_without_a_database_is_one_line_error(tmp_path):
         puzzledb_cli("--results", str(tmp_path), "distance", "eight", "123 456 780"),
         "no complete database of eight",
     )
+
+
+@pytest.mark.parametrize("argv, lacking", [
+    (("peg-solutions", "eight", "--first", "0,6"), "eight: no move metric of chained jumps"),
+    (("solve", "flipit-square", "--goal", "WWWW WWWW WWWW WWW.", "BBBB BBBB BBBB BBB."),
+     "flipit-square: boards can be solved towards its own goal only"),
+])
+def test_a_command_of_another_family_is_one_line_error_naming_what_the_puzzle_lacks(
+        argv, lacking):
+    assert_one_line_error(puzzledb_cli(*argv), lacking)
+
+
+def test_a_family_command_is_a_capability_of_its_family_not_of_every_puzzle():
+    hoppers, eight, flip = (puzzles.get(n) for n in ("hoppers", "eight", "flipit-square"))
+    assert hoppers.capability(ChainedMoves) is hoppers
+    assert eight.capability(GoalFrames) is eight and eight.capability(PatternBounds) is eight
+    for kind in (ChainedMoves, GoalFrames, PatternBounds):
+        with pytest.raises(PuzzleError, match=f"^flipit-square: {re.escape(kind.lacking)}$"):
+            flip.capability(kind)
+        assert not any(hasattr(Puzzle, name) for name in vars(kind) if not name.startswith("_")
+                       and name != "lacking")
+    with pytest.raises(PuzzleError, match="no pattern databases"):
+        pattern_database(flip, None)  # refused before any database is read
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
-from puzzledb.puzzles.pegs.puzzle import format_moves
+from puzzledb.puzzles.base import ChainedMoves
 from puzzledb.solvers import SEARCHES
 from puzzledb.store import LAYERS, STORES
 from puzzledb.store.counts import stored
@@ -74,6 +74,7 @@ def positive(text):
 
 
 def _parser():
+    """The `puzzledb` command line: the global options, then each group of commands."""
     default = defaults()  # the config schema's: one place for every default
     parser = _Parser(
         prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query.",
@@ -90,7 +91,19 @@ def _parser():
         help="config file whose define: puzzles to know (default: ./config.yaml if any)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _database_commands(sub, default)
+    _query_commands(sub)
+    _peg_commands(sub)
+    for command in sub.choices.values():  # --results also after the command
+        command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
+                             help="directory holding <puzzle>/layers")
+        command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
+                             help="config file whose define: puzzles to know")
+    return parser
 
+
+def _database_commands(sub, default):
+    """list, info, build and verify: the puzzles known and their databases."""
     sub.add_parser("list", help="the puzzles known, and where each is defined")
     p = sub.add_parser("info", help="definition, size, memory need and stored database of "
                                     "a puzzle")
@@ -129,6 +142,10 @@ def _parser():
                         "that the next build (snakemake, or puzzledb build) resumes from the "
                         "last good layer; a bad part of a layer written in parts: that part "
                         "and the manifest, and the next build rebuilds the part alone")
+
+
+def _query_commands(sub):
+    """distance, solve, count, sample and decode: questions about positions."""
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line (and a last line 'moves: ...' "
@@ -140,7 +157,20 @@ def _parser():
         p.add_argument("board", nargs="*" if name == "solve" else "+",
                        help="board string (spaces between rows allowed; a permutation "
                             "puzzle's board may be a sequence of its moves, e.g. R U' F2)")
-    p = sub.choices["solve"]
+    _solve_options(sub.choices["solve"])
+    p = sub.add_parser("sample", help="positions at a depth")
+    p.add_argument("puzzle")
+    p.add_argument("depth", type=int)
+    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
+    p.add_argument("--seed", type=nonnegative, default=0)
+    p = sub.add_parser("decode", help="ranks to boards")
+    p.add_argument("puzzle")
+    p.add_argument("ranks", nargs="+", type=int)
+    p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+
+
+def _solve_options(p):
+    """solve's options: tree search, its bound, every solution, a batch, another goal."""
     p.add_argument("--search", choices=SEARCHES, default=None,
                    help="tree search instead of the database: ida (IDA*) or iddfs "
                         "(iterative deepening)")
@@ -164,15 +194,10 @@ def _parser():
                    help="boards are written for this goal instead of the puzzle's, e.g. "
                         "the literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
                         "14 15\" (docs/solvers.md); output as given")
-    p = sub.add_parser("sample", help="positions at a depth")
-    p.add_argument("puzzle")
-    p.add_argument("depth", type=int)
-    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
-    p.add_argument("--seed", type=nonnegative, default=0)
-    p = sub.add_parser("decode", help="ranks to boards")
-    p.add_argument("puzzle")
-    p.add_argument("ranks", nargs="+", type=int)
-    p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+
+
+def _peg_commands(sub):
+    """peg-solutions: a family's own command, answered through its capability."""
     p = sub.add_parser("peg-solutions", help="shortest peg-solitaire solutions in moves "
                        "(a chain of jumps by one peg is one move), as (0,6)(9,3)(2,0,6)...")
     p.add_argument("puzzle")
@@ -182,12 +207,6 @@ def _parser():
                    help="the hole of the last peg (default: the finish of the puzzle's "
                         "definition)")
     p.add_argument("--one", action="store_true", help="stop at the first solution")
-    for command in sub.choices.values():  # --results also after the command
-        command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
-                             help="directory holding <puzzle>/layers")
-        command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
-                             help="config file whose define: puzzles to know")
-    return parser
 
 
 def run(args, out=sys.stdout):
@@ -289,8 +308,10 @@ def _verify(puzzle, args, out):
 
 
 def _peg_solutions(puzzle, args, out):
-    """peg-solutions: iterative deepening over moves (Puzzle.solutions_in_moves); meant for
-    small boards such as hoppers."""
+    """peg-solutions: iterative deepening over moves, for a puzzle with the capability of
+    chained moves (peg solitaire: ChainedMoves.solutions_in_moves); meant for small boards
+    such as hoppers."""
+    chains = puzzle.capability(ChainedMoves)  # refused first, whatever the options say
     first = None
     if args.first is not None:
         try:
@@ -298,13 +319,13 @@ def _peg_solutions(puzzle, args, out):
         except ValueError:
             raise PuzzleError(f"--first {args.first!r}: give the holes of a move, "
                               f"e.g. 0,6") from None
-    result = puzzle.solutions_in_moves(args.finish, first_move=first,
+    result = chains.solutions_in_moves(args.finish, first_move=first,
                                        all_solutions=not args.one)
     if result.length is None:
         raise SearchError(f"{puzzle.name}: no sequence of moves leaves one peg at the "
                           f"finish hole")
     for moves in result.solutions:
-        print(format_moves(moves), file=out)
+        print(chains.format_moves(moves), file=out)
     count = len(result.solutions)
     print(f"{count} solution{'s' * (count != 1)} of {result.length} moves", file=sys.stderr)
 

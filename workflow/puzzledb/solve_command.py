@@ -10,6 +10,7 @@ from tqdm import tqdm
 
 from puzzledb import paths
 from puzzledb.errors import SearchError
+from puzzledb.puzzles.base import GoalFrames
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 
@@ -46,7 +47,7 @@ def solve(puzzle, args, out):
     if args.batch and (args.all or args.limit):
         raise SearchError("--batch prints one optimal solution a board; --all and --limit "
                           "are for one board")
-    frame = puzzle.goal_frame(args.goal) if args.goal else None
+    frame = puzzle.capability(GoalFrames).goal_frame(args.goal) if args.goal else None
     parse = frame.parse if frame else puzzle.parse
 
     def given(text):  # a board and the notation it is written in

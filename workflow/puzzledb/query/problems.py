@@ -72,7 +72,7 @@ def blank_cell(board):
 
 def problem_line(puzzle, path, frame=None, notation="symbols"):
     """One problem line from a path of ranks (the problem first, a goal last).  frame: a
-    Puzzle.goal_frame; the board and the route are then written as the frame's goal has them.
+    GoalFrames.goal_frame; the board and the route are then written as the frame's goal has them.
     notation: the board's, as Puzzle.notation names it; symbols are written without
     separators, another notation (decimal) as format_as writes it."""
     board = puzzle.unrank(path[0])

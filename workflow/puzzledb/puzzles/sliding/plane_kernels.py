@@ -1,6 +1,6 @@
 """The layer expansion of sliding puzzles (Puzzle.layer_expansion, an
 expansion.LayerExpansion): whole planes at a time instead of state by state, in the ranks of
-puzzle.py, on the engine's two-bit array or over a list of ascending ranks (the frontier's
+rankings.py, on the engine's two-bit array or over a list of ascending ranks (the frontier's
 dense depths).  This module holds the sweeps both piece families share (the units of work,
 a word's horizontal moves, the walk through a plane's states) and the PlaneExpansion object;
 the vertical moves are each family's, in distinct_kernels.py (distinct tiles) and
@@ -140,7 +140,7 @@ def register(tables_type, scratch, start, moves, jump_start, jump):
     number of cells; multi_kernels.py): jump_start(t, b, trackers) -> the constants of
     plane b's jumps, a tuple whose first three items are integers: whether it has one, how
     many go down (one cell, two, ...) and how many in all (those up follow), MAX_JUMPS at
-    most (puzzle.MAX_JUMPS: the sweeps write them out one by one);
+    most (metrics.MAX_JUMPS: the sweeps write them out one by one);
     jump(t, q, j, previous, constants, trackers) -> the rank after jump j of state q of the
     plane, previous the rank after the jump before it in the same direction (the first:
     the state's own), q not below the state asked about before."""

@@ -43,6 +43,12 @@ class Puzzle:
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
+    drawn       -- True when a board is shown as a drawing, one row a line, boards
+                   separated by a blank line (sliding blocks: `solve`, antipodes.txt);
+                   else one board string a line (show_boards)
+    every_placement -- True when the ranks number every placement of the pieces, reachable
+                   or not, so that the database is the designer's table over all of them
+                   (report/design.py)
     """
 
     name = ""
@@ -55,6 +61,8 @@ class Puzzle:
     max_moves = 0
     graded = False
     reversible = True
+    drawn = False
+    every_placement = False
 
     @property
     def work_size(self):
@@ -207,6 +215,20 @@ class Puzzle:
         names (its boards say it all).  Default: None."""
         return None
 
+    def picture(self, board):
+        """What a picture of a board shows (report/pictures.py): (width, labels, pieces,
+        kinds), for each cell row-major its label ('' none), the piece it belongs to (-1 an
+        empty cell, -2 no cell; the cells of one piece are drawn as one) and a colour key
+        (equal keys, equal colours).  Default: format's rows as a grid, each cell its own
+        piece coloured by its symbol, a cell of code 0 empty; None when format's rows are no
+        grid of `width` columns (a permutation puzzle)."""
+        rows = self.format(board).split(" ")
+        if len(rows) * self.width != self.cells or any(len(r) != self.width for r in rows):
+            return None
+        labels = [s if code else "" for s, code in zip("".join(rows), np.asarray(board))]
+        pieces = [cell if label else -1 for cell, label in enumerate(labels)]
+        return self.width, labels, pieces, labels
+
     def query_sets(self):
         """Named sets of positions for meet-in-the-middle problem sets: name -> function
         returning their sorted ranks.  Default: none."""
@@ -348,6 +370,21 @@ class TilePartition:
 def _generic():
     """puzzledb.compiled, loaded on first use like the families' kernels."""
     return import_module("puzzledb.compiled")
+
+
+def show_boards(puzzle, boards):
+    """Board strings as a person reads them: one a line, or, for a puzzle whose boards are
+    drawn (Puzzle.drawn), each drawn one row a line with a blank line between boards."""
+    if not puzzle.drawn:
+        return "".join(f"{b}\n" for b in boards)
+    return "\n".join("\n".join(b.split()) + "\n" for b in boards)
+
+
+def read_shown_boards(puzzle, text):
+    """The board strings of a text show_boards wrote, rows separated by spaces."""
+    if not puzzle.drawn:
+        return text.splitlines()
+    return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
 
 
 def format_rows(symbols, width):

@@ -128,9 +128,12 @@ class Boards:
 
     # -- pictures ----------------------------------------------------------------------------
     def picture(self, board, goal_letters):
-        """The picture's data (Puzzle.picture): labels, piece of each cell, colour keys."""
+        """The picture's data (Puzzle.picture): each cell's label, piece and colour key, the
+        key a piece's class ('goal' for the goal pieces), so that interchangeable pieces look
+        alike from one board of a solution to the next."""
         board = np.asarray(board).tolist()
         labels = [self.letters[c - 1] if c > 0 else "" for c in board]
         pieces = [c - 1 if c > 0 else (-2 if c == WALL else -1) for c in board]
-        kinds = ["goal" if lab in goal_letters else lab for lab in labels]
+        kinds = ["goal" if label in goal_letters else self.slots[c - 1][0] if c > 0 else ""
+                 for label, c in zip(labels, board)]
         return self.drawing.width, labels, pieces, kinds

@@ -83,8 +83,8 @@ INSTEAD = {
 # (the default config, its databases and the 6-6-3 tables built, and the files the commands
 # name), "own" (the "Your own puzzle" config), "bad-definition" (that config with ten's goal
 # one cell short, as the block's output shows), "twisty" (the checkout, where the 2x2x2's
-# definition file is, with the README's cube2 config), None (every command of the block
-# NOT_RUN).
+# definition file is, with the README's cube2 config), "blocks" (the README's Rush Hour card
+# config), None (every command of the block NOT_RUN).
 BLOCKS = {
     ("Quick start", "pip install -e . && snakemake --cores 4"): None,
     ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
@@ -97,6 +97,7 @@ BLOCKS = {
     ("Your own puzzle", "snakemake --cores 2"): "own",
     ("Your own puzzle", "snakemake -n"): "bad-definition",
     ("Your own puzzle", "puzzledb build cube2"): "twisty",
+    ("Your own puzzle", "puzzledb build klotski"): "blocks",
 }
 
 # Placeholders of the examples in `puzzledb --help`, and what the test puts there.
@@ -455,3 +456,13 @@ def test_a_twisty_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("twisty")
     run_block(block, tmp_path, capsys)
+
+
+def test_sliding_blocks_run_as_the_readme_shows(tmp_path, capsys, monkeypatch,
+                                                own_definitions):
+    """Klotski built in, a Rush Hour card defined: built, queried, drawn, designed."""
+    (tmp_path / "config.yaml").write_text(readme_config("rush-hour-mine"))
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("blocks")
+    run_block(block, tmp_path, capsys)
+    assert (tmp_path / "klotski.svg").read_text().startswith("<svg")

@@ -1,6 +1,7 @@
 """Sliding blocks (family blocks, docs/blocks.md): the databases against a plain-Python model of
-the rules written here from the rules alone, on small boxes in each metric; the count of
-placements; boards given with other letters; bad drawings; the keys as a sparse rank space."""
+the rules (checkers.BlocksModel, written from the rules alone) on small boxes in each metric;
+the count of placements; boards given with other letters; bad drawings; the keys as a sparse
+rank space; the classics' published figures."""
 
 import itertools
 
@@ -8,129 +9,12 @@ import numba
 import numpy as np
 import pytest
 
+from checkers import BlocksModel
 from puzzledb import puzzles
 from puzzledb.bfs import in_memory, select
 from puzzledb.errors import BoardError, ConfigError
 from puzzledb.puzzles.definitions import build
 from puzzledb.query.database import DepthDatabase
-
-STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-
-
-class Model:
-    """The rules as stated, on sets: a position is a frozenset of pieces (kind, cells), kind
-    the piece's letter for the goal pieces (told apart) and its shape for the others."""
-
-    def __init__(self, board, goal, metric, axis="free"):
-        rows, goal_rows = board.split(), goal.split()
-        self.width, self.height = len(rows[0]), len(rows)
-        self.walls = {(r, c) for r, row in enumerate(rows) for c, s in enumerate(row)
-                      if s == "#"}
-        self.goal = {}
-        for r, row in enumerate(goal_rows):
-            for c, s in enumerate(row):
-                if s not in ".#":
-                    self.goal.setdefault(s, set()).add((r, c))
-        self.metric, self.axis = metric, axis
-        self.start = self.position(board)
-
-    def position(self, board):
-        cells = {}
-        for r, row in enumerate(board.split()):
-            for c, s in enumerate(row):
-                if s not in ".#":
-                    cells.setdefault(s, set()).add((r, c))
-        return frozenset((self.kind(s, where), frozenset(where)) for s, where in cells.items())
-
-    def kind(self, letter, cells):
-        if letter in self.goal:
-            return letter
-        top, left = min(r for r, _ in cells), min(c for _, c in cells)
-        return tuple(sorted((r - top, c - left) for r, c in cells))
-
-    def directions(self, cells):
-        rows = {r for r, _ in cells}
-        cols = {c for _, c in cells}
-        if self.axis == "length" and len(cols) > len(rows):
-            return STEPS[2:]
-        if self.axis == "length" and len(rows) > len(cols):
-            return STEPS[:2]
-        return STEPS
-
-    def free(self, cells, taken):
-        return all(0 <= r < self.height and 0 <= c < self.width and (r, c) not in self.walls
-                   and (r, c) not in taken for r, c in cells)
-
-    def moves(self, position):
-        """Every position one move away."""
-        out = set()
-        for kind, cells in position:
-            taken = set().union(*(c for k, c in position if (k, c) != (kind, cells)))
-            rest = position - {(kind, cells)}
-            shifted = lambda where, dr, dc: frozenset((r + dr, c + dc) for r, c in where)
-            reached = set()
-            if self.metric == "path":
-                todo = [cells]
-                while todo:
-                    at = todo.pop()
-                    for dr, dc in self.directions(cells):
-                        there = shifted(at, dr, dc)
-                        if there != cells and there not in reached and self.free(there, taken):
-                            reached.add(there)
-                            todo.append(there)
-            else:
-                for dr, dc in self.directions(cells):
-                    there = shifted(cells, dr, dc)
-                    while self.free(there, taken):
-                        reached.add(there)
-                        if self.metric == "step":
-                            break
-                        there = shifted(there, dr, dc)
-            out |= {rest | {(kind, there)} for there in reached}
-        return out
-
-    def placements(self):
-        """Every placement of the start's pieces, by brute force."""
-        spots = [(r, c) for r in range(self.height) for c in range(self.width)]
-        pieces = sorted(self.start, key=lambda p: len(p[1]), reverse=True)
-        found = set()
-
-        def place(i, taken, chosen):
-            if i == len(pieces):
-                found.add(frozenset(chosen))
-                return
-            kind, cells = pieces[i]
-            top, left = min(cells)[0], min(c for _, c in cells)
-            for r, c in spots:
-                there = frozenset((a - top + r, b - left + c) for a, b in cells)
-                if self.free(there, taken) and self.lane_ok(cells, there):
-                    place(i + 1, taken | there, chosen + [(kind, there)])
-
-        place(0, frozenset(), [])
-        return found
-
-    def lane_ok(self, cells, there):
-        rows = {r for r, _ in cells}
-        cols = {c for _, c in cells}
-        if self.axis != "length" or len(rows) == len(cols):
-            return True
-        return ({r for r, _ in there} == rows if len(cols) > len(rows) else
-                {c for _, c in there} == cols)
-
-    def distances(self):
-        """The distance of every placement that reaches the goal, by BFS from the goal set."""
-        layer = [p for p in self.placements()
-                 if all((s, frozenset(w)) in p for s, w in self.goal.items())]
-        seen = dict.fromkeys(layer, 0)
-        depth = 0
-        while layer:
-            depth += 1
-            nxt = [q for p in layer for q in self.moves(p) if q not in seen]
-            for q in nxt:
-                seen.setdefault(q, depth)
-            layer = [q for q in set(nxt) if seen[q] == depth]
-        return seen
-
 
 SMALL = {  # name -> board, goal, axis: small boxes with every kind of piece
     "bars": ("AAB. .CB. .DDE", "..AA .... ....", "free"),
@@ -161,7 +45,7 @@ def built(tmp_path, puzzle):
 @pytest.mark.parametrize("small", sorted(SMALL))
 def test_small_boxes_have_the_distances_of_a_plain_bfs_of_the_rules(tmp_path, small, metric):
     board, goal, axis = SMALL[small]
-    model = Model(board, goal, metric, axis)
+    model = BlocksModel(board, goal, metric, axis)
     expected = model.distances()
     puzzle = define(f"small-{small}-{metric}", board, goal, metric, axis)
     assert puzzle.size == len(model.placements())
@@ -175,7 +59,7 @@ def test_small_boxes_have_the_distances_of_a_plain_bfs_of_the_rules(tmp_path, sm
 @pytest.mark.parametrize("metric", ["step", "line", "path"])
 def test_the_kernel_gives_the_moves_of_the_rules_from_every_placement(metric):
     board, goal, axis = SMALL["ells"]
-    model = Model(board, goal, metric, axis)
+    model = BlocksModel(board, goal, metric, axis)
     puzzle = define(f"moves-ells-{metric}", board, goal, metric, axis)
     for rank in range(puzzle.size):
         here = model.position(puzzle.decode(rank))
@@ -186,7 +70,7 @@ def test_the_kernel_gives_the_moves_of_the_rules_from_every_placement(metric):
 
 def test_the_placements_are_counted_without_listing_them_and_ranked_densely():
     puzzle = define("count-walls", "AB#.. A.CC. .DD.E", "..... ..... ...E.", "step")
-    model = Model("AB#.. A.CC. .DD.E", "..... ..... ...E.", "step")
+    model = BlocksModel("AB#.. A.CC. .DD.E", "..... ..... ...E.", "step")
     assert puzzle.size == puzzle.placements == len(model.placements())
     boards = {model.position(puzzle.decode(r)) for r in range(puzzle.size)}
     assert boards == model.placements()
@@ -199,15 +83,16 @@ def test_a_board_may_letter_its_pieces_as_it_likes_but_the_goal_pieces_keep_thei
     start = klotski.board_rank("A@@B A@@B CDDE CFGE H..I")
     assert klotski.board_rank("Z@@Y Z@@Y XWWV XUTV S..R") == start
     assert klotski.board_rank("A@@B\nA@@B\nCDDE\nCFGE\nH..I") == start
+    assert klotski.board_rank("A@@BA@@BCDDECFGEH..I") == start  # as every board string
     with pytest.raises(BoardError, match="no piece '@'"):
         klotski.parse("AXXB AXXB CDDE CFGE H..I")
 
 
 @pytest.mark.parametrize("board, words", [
-    ("A@@B A@@B CDDE CFGE H..", "every row must be as long as the first"),
+    ("A@@B A@@B CDDE CFGE H..", "has 19 cells, expected 20"),
     ("A@@B A@@B CDDE CFGE H..A", "piece 'A' is in two pieces"),
     ("A@@B A@@B CDDE CFGE HZZI", "its pieces differ from the definition's: 2 of shape 2x1"),
-    ("A@@B A@@B CDDE CFGE H..I ....", "is 4x6, expected 4x5"),
+    ("A@@B A@@B CDDE CFGE H..I ....", "has 24 cells, expected 20 \\(4x5\\)"),
     ("A@@B A@@B CDDE CFGE H#.I", "'#' cells elsewhere"),
     ("A@B@ A@@B CDDE CFGE H..I", "piece '@' is in two pieces"),
 ])

@@ -95,7 +95,7 @@ def test_puzzledb_show_writes_the_picture_where_it_says(tmp_path, capsys, monkey
     assert main(["show", "eight", "867 254 301", "--output", "e.svg"]) == 0
     assert (tmp_path / "e.svg").is_file()
     assert main(["show", "klotski", "A@@B"]) == 2
-    assert "is 4x1, expected 4x5" in capsys.readouterr().err
+    assert "has 4 cells, expected 20" in capsys.readouterr().err
 
 
 def test_drawn_boards_are_shown_one_row_a_line_and_read_back():

@@ -178,7 +178,8 @@ class Puzzle:
         return None
 
     def expansion_bytes(self):
-        """Bytes of the tables layer_expansion() holds during a search (memory.py).
+        """Bytes of the tables layer_expansion() holds during a search, or of any other
+        large table the kernels hold then (sliding blocks: the rank table), for memory.py.
         Default: 0."""
         return 0
 

@@ -12,6 +12,7 @@ letters, the others by their shapes (and lanes).
 import numpy as np
 
 from puzzledb.errors import BoardError
+from puzzledb.puzzles.base import SEPARATORS
 from puzzledb.puzzles.blocks.drawing import EMPTY, WALL as WALL_SYMBOL, Drawing, DrawingError
 from puzzledb.puzzles.blocks.drawing import shape_label
 
@@ -59,17 +60,21 @@ class Boards:
 
     # -- a drawing given by a user -----------------------------------------------------------
     def parse(self, text):
-        """The board a drawing shows: BoardError (one line) for a drawing of another box, a
-        piece in two pieces, a piece the definition tells apart missing, or pieces that
-        differ from the definition's."""
+        """The board a drawing shows, its cells row by row (rows separated by spaces or new
+        lines, or by nothing, as every board string: base.SEPARATORS are left out):
+        BoardError (one line) for another number of cells, a piece in two pieces, walls
+        elsewhere, a piece the definition tells apart missing, or pieces that differ from
+        the definition's."""
+        mine = self.drawing
+        cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
+        if len(cells) != mine.cells:
+            raise BoardError(f"{self.name}: board {text!r} has {len(cells)} cells, expected "
+                             f"{mine.cells} ({mine.width}x{mine.height})")
         try:
-            drawing = Drawing.read(text)
+            drawing = Drawing.read(" ".join(cells[i:i + mine.width]
+                                            for i in range(0, mine.cells, mine.width)))
         except DrawingError as err:
             raise BoardError(f"{self.name}: board {text!r}: {err}") from None
-        mine = self.drawing
-        if (drawing.width, drawing.height) != (mine.width, mine.height):
-            raise BoardError(f"{self.name}: board {text!r} is {drawing.width}x"
-                             f"{drawing.height}, expected {mine.width}x{mine.height}")
         if drawing.walls != mine.walls:
             raise BoardError(f"{self.name}: board {text!r} has its '#' cells elsewhere than "
                              f"the definition")

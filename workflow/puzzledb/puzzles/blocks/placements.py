@@ -12,7 +12,7 @@ placement has one key, every key below the product of the radices at most one pl
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from math import comb, prod
 
 
@@ -31,7 +31,7 @@ class PieceClass:
     def count(self):
         return len(self.letters)
 
-    @property
+    @cached_property
     def radix(self):
         return comb(len(self.anchors), self.count)
 

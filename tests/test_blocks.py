@@ -14,6 +14,7 @@ from puzzledb import puzzles
 from puzzledb.bfs import in_memory, select
 from puzzledb.errors import BoardError, ConfigError
 from puzzledb.puzzles.definitions import build
+from puzzledb.query import problems
 from puzzledb.query.database import DepthDatabase
 
 SMALL = {  # name -> board, goal, axis: small boxes with every kind of piece
@@ -147,6 +148,19 @@ def test_the_keys_as_ranks_search_sparse_and_give_the_layers_of_the_dense_ranks(
         assert a.max_depth == b.max_depth
         for depth in range(a.max_depth + 1):
             assert sorted(a.boards_at(depth)) == sorted(b.boards_at(depth))
+
+
+def test_a_problem_set_of_every_placement_has_the_databases_distances_and_routes_that_replay(
+        tmp_path):
+    board, goal, _ = SMALL["bars"]
+    puzzle = define("bars-problems", board, goal, "line")
+    with built(tmp_path, puzzle) as db:
+        expected = db.depths(np.arange(puzzle.size, dtype=np.uint64))
+    found = problems.extract(puzzle, tmp_path / puzzle.name / "layers", 2, "placements",
+                             tmp_path / "distances.csv", tmp_path / "problems.txt",
+                             per_distance=5)
+    assert np.array_equal(found, expected) and found.max() > 2
+    assert problems.check_problem_file(tmp_path / "problems.txt", puzzle) > 0
 
 
 def brute_component(puzzle, board):

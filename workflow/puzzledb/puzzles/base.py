@@ -19,7 +19,7 @@ from importlib import import_module
 
 import numpy as np
 
-from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+from puzzledb.errors import BoardError, DefinitionError, ProblemError, PuzzleError
 
 FORMAT_VERSION = 1
 RANK_LIMIT = 2**63  # ranks are int64 / uint64 in the engines, the store and the kernels
@@ -229,6 +229,15 @@ class Puzzle:
         labels = [s if code else "" for s, code in zip("".join(rows), np.asarray(board))]
         pieces = [cell if label else -1 for cell, label in enumerate(labels)]
         return self.width, labels, pieces, labels
+
+    def route_cell(self, before, after):
+        """The route token of the move from board `before` to board `after` in a problem file
+        (query/problems.py): a number that tells the move apart from the other moves of
+        `before`.  Default: the first empty cell (code 0) of `after`, the blank's cell."""
+        empty = np.flatnonzero(np.asarray(after) == 0)
+        if empty.size == 0:
+            raise ProblemError(f"{self.name}: a route needs a board with an empty cell")
+        return int(empty[0])
 
     def query_sets(self):
         """Named sets of positions for meet-in-the-middle problem sets: name -> function

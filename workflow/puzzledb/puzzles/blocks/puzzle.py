@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from puzzledb.errors import BoardError, DefinitionError
+from puzzledb.errors import BoardError, DefinitionError, ProblemError
 from puzzledb.puzzles.base import RANK_LIMIT, Puzzle
 from puzzledb.puzzles.blocks.boards import Boards
 from puzzledb.puzzles.blocks.drawing import AXES, STEPS, Drawing, DrawingError, lane_of
@@ -264,6 +264,24 @@ class BlocksPuzzle(Puzzle):
 
     def picture(self, board):
         return self.boards.picture(board, set(self.goal_pieces))
+
+    def route_cell(self, before, after):
+        """A move in a problem file's route: a x cells + b, the moved piece's first cell a
+        before and b after (the blank's cell tells no block's move apart)."""
+        old, new = ({(c, a) for c, where in enumerate(self.boards.anchors(board))
+                     for a in where} for board in (before, after))
+        if len(old - new) != 1 or len(new - old) != 1:
+            raise ProblemError(f"{self.name}: {self.format(after)!r} is not one move from "
+                               f"{self.format(before)!r}")
+        [(_, a)], [(_, b)] = old - new, new - old
+        return a * self.cells + b
+
+    def query_sets(self):
+        """'placements': every placement of the pieces (ranks: placements), whose distances
+        meet-in-the-middle finds from the goal's first layers (the designer's question)."""
+        if not self.dense:
+            return {}
+        return {"placements": lambda: np.arange(self.size, dtype=np.uint64)}
 
     @cached_property
     def every_placement(self):

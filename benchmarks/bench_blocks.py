@@ -18,7 +18,6 @@ Klotski-sized boxes, and a Rush Hour card solved from its database (docs/blocks.
 
 import argparse
 import re
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -3,7 +3,6 @@ the rules (checkers.BlocksModel, written from the rules alone) on small boxes in
 the count of placements; boards given with other letters; bad drawings; the keys as a sparse
 rank space; the classics' published figures."""
 
-import itertools
 
 import numba
 import numpy as np

@@ -23,8 +23,8 @@ class Boards:
     """Parse and format boards of one definition: its box (`drawing`, the start) and its
     classes of pieces (placements.PieceClass, in the key's order)."""
 
-    def __init__(self, name, drawing, classes, weights):
-        self.name, self.drawing, self.classes, self.weights = name, drawing, classes, weights
+    def __init__(self, name, drawing, classes):
+        self.name, self.drawing, self.classes = name, drawing, classes
         self.slots = [(c, j) for c, piece_class in enumerate(classes)
                       for j in range(piece_class.count)]
         self.letters = [classes[c].letters[j] for c, j in self.slots]

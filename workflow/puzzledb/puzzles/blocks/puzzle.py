@@ -71,7 +71,7 @@ class BlocksPuzzle(Puzzle):
         if self.key_space >= RANK_LIMIT:
             raise DefinitionError("board", f"{self.key_space:,} keys: the placements of "
                                   f"these pieces cannot be keyed in 63 bits")
-        self.boards = Boards(name, drawing, self.classes, self.weights)
+        self.boards = Boards(name, drawing, self.classes)
         self.goal_only = self._goal_anchors()
         walls = sum(1 << w for w in drawing.walls)
         if count_placements(self.classes, self.cells, walls, self.goal_only) == 0:
@@ -80,7 +80,6 @@ class BlocksPuzzle(Puzzle):
         placements = count_placements(self.classes, self.cells, walls)
         self.dense = ranks == "placements" or (ranks == "auto" and
                                                placements <= MAX_PLACEMENTS)
-        self.ranks_kind = ranks
         self.size = placements if self.dense else self.key_space
         self.placements = placements
         self.start = self.boards.parse(board)

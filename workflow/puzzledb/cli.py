@@ -20,6 +20,10 @@
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
+    puzzledb show <puzzle> <board>      the board's picture, an SVG file (--output FILE,
+                                        default <puzzle>.svg in the current directory)
+    puzzledb design <puzzle>            the designer's table: every placement of the pieces,
+                                        which reach the goal, how far, in how many components
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
@@ -40,7 +44,7 @@ from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
-from puzzledb.puzzles.base import ChainedMoves
+from puzzledb.puzzles.base import ChainedMoves, show_boards
 from puzzledb.solvers import SEARCHES
 from puzzledb.store import LAYERS, STORES
 from puzzledb.store.counts import stored
@@ -93,6 +97,7 @@ def _parser():
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _database_commands(sub, default)
     _query_commands(sub)
+    _drawing_commands(sub)
     _peg_commands(sub)
     for command in sub.choices.values():  # --results also after the command
         command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
@@ -196,6 +201,19 @@ def _solve_options(p):
                         "14 15\" (docs/solvers.md); output as given")
 
 
+def _drawing_commands(sub):
+    """show and design: a board's picture, and the designer's table of sliding blocks."""
+    p = sub.add_parser("show", help="a board's picture, pieces coloured: an SVG file")
+    p.add_argument("puzzle")
+    p.add_argument("board", nargs="+", help="board string (a drawing: rows separated by "
+                                            "spaces)")
+    p.add_argument("--output", default=None, metavar="FILE",
+                   help="where to write it (default: <puzzle>.svg in the current directory)")
+    p = sub.add_parser("design", help="the designer's table: every placement of the pieces "
+                       "(sliding blocks), which reach the goal and how far, and the farthest")
+    p.add_argument("puzzle")
+
+
 def _peg_commands(sub):
     """peg-solutions: a family's own command, answered through its capability."""
     p = sub.add_parser("peg-solutions", help="shortest peg-solitaire solutions in moves "
@@ -252,7 +270,8 @@ def run(args, out=sys.stdout):
                 print(f"additive pdbs {line}", file=out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
-           "peg-solutions": _peg_solutions, "solve": solve}
+           "peg-solutions": _peg_solutions, "solve": solve, "show": _show,
+           "design": _design}
     if args.command in own:
         own[args.command](puzzle, args, out)
         return
@@ -271,13 +290,31 @@ def run(args, out=sys.stdout):
                 print(f"puzzledb: {puzzle.name} keeps counts only (store: counts): "
                       f"{kept:,} of the {db.counts[args.depth]:,} positions at depth "
                       f"{args.depth} were kept, drawn at random", file=sys.stderr)
-            for board in boards:
-                print(board, file=out)
+            out.write(show_boards(puzzle, boards))
 
 
 def _decode(puzzle, args, out):
     for rank in args.ranks:
         print(puzzle.decode(rank, args.level), file=out)
+
+
+def _show(puzzle, args, out):
+    """show: the picture of one board (report/pictures.py), written to --output; says where."""
+    from puzzledb.report.pictures import write_board_svg
+
+    path = args.output or f"{puzzle.name}.svg"
+    write_board_svg(path, puzzle, puzzle.parse(board_of(args)))
+    print(f"{puzzle.name}: wrote {path}", file=out)
+
+
+def _design(puzzle, args, out):
+    """design: the designer's table of the stored database (report/design.py)."""
+    from puzzledb.report.design import design, lines
+
+    with DepthDatabase.open(puzzle.name, args.results) as db:
+        text, farthest = lines(puzzle.name, design(db))
+    print("\n".join(text), file=out)
+    out.write(show_boards(puzzle, farthest))
 
 
 def _build(puzzle, args, out):

@@ -75,6 +75,7 @@ depth_plot = _puzzle_file("depth_distribution.png")
 symmetry_summary = _puzzle_file("summary_symmetry.csv")
 symmetry_antipodes = _puzzle_file("antipodes_symmetry.txt")
 verified = _puzzle_file("verified.txt")
+design = _puzzle_file("design.csv")  # the designer's table over every placement
 
 
 def problem_stem(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):

@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from puzzledb import paths
 from puzzledb.errors import SearchError
-from puzzledb.puzzles.base import GoalFrames
+from puzzledb.puzzles.base import GoalFrames, show_boards
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 
@@ -72,8 +72,9 @@ def solve(puzzle, args, out):
                 elif db.distance(board_of(args)) is not None:
                     notation = boards[0][1]
                     route = db.solution(board_of(args))
-                    for rank in route:
-                        print(puzzle.format_as(puzzle.unrank(rank), notation), file=out)
+                    out.write(show_boards(puzzle, [puzzle.format_as(puzzle.unrank(rank),
+                                                                    notation)
+                                                   for rank in route]))
                     moves = puzzle.route_moves(route)
                     if moves is not None:  # a puzzle whose moves have names: them too
                         print(f"moves: {' '.join(moves) or '(none)'}", file=out)
@@ -181,10 +182,9 @@ def _tree_search(solver, board, notation, frame, args, out):
         for path in solved.paths:
             print(problem_line(puzzle, path, frame, notation), file=out)
     else:
-        for rank in solved.paths[0]:
-            board = puzzle.unrank(rank)
-            print(frame.format(board, notation) if frame else
-                  puzzle.format_as(board, notation), file=out)
+        out.write(show_boards(puzzle, [frame.format(puzzle.unrank(rank), notation) if frame
+                                       else puzzle.format_as(puzzle.unrank(rank), notation)
+                                       for rank in solved.paths[0]]))
     count = len(solved.paths)
     what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
     print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "

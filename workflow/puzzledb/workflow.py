@@ -44,6 +44,12 @@ class Workflow:
         return [p for p in self.config["puzzles"]
                 if puzzles.get(p).symmetries() and self.plans[p].store != COUNTS]
 
+    def designed_puzzles(self):
+        """The puzzles whose ranks number every placement of their pieces (sliding blocks),
+        which get the designer's table (report/design.py); not a counts-only store's."""
+        return [p for p in self.config["puzzles"]
+                if puzzles.get(p).every_placement and self.plans[p].store != COUNTS]
+
     def all_outputs(self):
         """The files of the default target."""
         results = self.results
@@ -52,6 +58,7 @@ class Workflow:
             outputs += [paths.summary(results, puzzle), paths.antipodes(results, puzzle),
                         paths.depth_plot(results, puzzle)]
         outputs += [paths.symmetry_summary(results, p) for p in self.symmetric_puzzles()]
+        outputs += [paths.design(results, p) for p in self.designed_puzzles()]
         if self.config["verify"]:
             outputs += [paths.verified(results, p) for p in self.config["puzzles"]]
         for entry in self.config["problem_sets"]:

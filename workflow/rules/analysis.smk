@@ -3,6 +3,7 @@
 # category) and its kind (the subcategory), with the caption in workflow/report/.
 
 SYMMETRIC = PUZZLEDB.symmetric_puzzles()
+DESIGNED = PUZZLEDB.designed_puzzles()
 
 
 rule summary:
@@ -73,6 +74,7 @@ rule report:
         plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
         symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
         symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
+        designs=[paths.design(RESULTS, p) for p in DESIGNED],
         distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
         problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
@@ -122,6 +124,28 @@ rule symmetry:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/symmetry.py"
+
+
+rule design:
+    # Only for puzzles whose ranks number every placement of their pieces (sliding blocks).
+    input:
+        manifest=paths.manifest(RESULTS),
+    output:
+        report(
+            paths.design(RESULTS),
+            caption="../report/design.rst",
+            category="{puzzle}",
+            subcategory="layers",
+            labels={"content": "designer's table: every placement"},
+        ),
+    log:
+        paths.log(PUZZLE, "design"),
+    benchmark:
+        paths.benchmark(PUZZLE, "design")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/design.py"
 
 
 rule mitm:

@@ -25,7 +25,7 @@ from importlib import import_module
 
 import numpy as np
 
-from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+from puzzledb.errors import BoardError, DefinitionError, ProblemError, PuzzleError
 
 FORMAT_VERSION = 1
 RANK_LIMIT = 2**63  # ranks are int64 / uint64 in the engines, the store and the kernels
@@ -87,7 +87,8 @@ class Capabilities:
         return None
 
     def expansion_bytes(self):
-        """Bytes of the tables layer_expansion() holds during a search (memory.py).
+        """Bytes of the tables layer_expansion() holds during a search, or of any other
+        large table the kernels hold then (sliding blocks: the rank table), for memory.py.
         Default: 0."""
         return 0
 
@@ -129,6 +130,29 @@ class Capabilities:
         returning their sorted ranks.  Default: none."""
         return {}
 
+    def picture(self, board):
+        """What a picture of a board shows (report/pictures.py): (width, labels, pieces,
+        kinds), for each cell row-major its label ('' none), the piece it belongs to (-1 an
+        empty cell, -2 no cell; the cells of one piece are drawn as one) and a colour key
+        (equal keys, equal colours).  Default: format's rows as a grid, each cell its own
+        piece coloured by its symbol, a cell of code 0 empty; None when format's rows are no
+        grid of `width` columns (a permutation puzzle)."""
+        rows = self.format(board).split(" ")
+        if len(rows) * self.width != self.cells or any(len(r) != self.width for r in rows):
+            return None
+        labels = [s if code else "" for s, code in zip("".join(rows), np.asarray(board))]
+        pieces = [cell if label else -1 for cell, label in enumerate(labels)]
+        return self.width, labels, pieces, labels
+
+    def route_cell(self, before, after):
+        """The route token of the move from board `before` to board `after` in a problem file
+        (query/problems.py): a number that tells the move apart from the other moves of
+        `before`.  Default: the first empty cell (code 0) of `after`, the blank's cell."""
+        empty = np.flatnonzero(np.asarray(after) == 0)
+        if empty.size == 0:
+            raise ProblemError(f"{self.name}: a route needs a board with an empty cell")
+        return int(empty[0])
+
 
 class Puzzle(Capabilities):
     """Base class.  Subclasses set the attributes and implement the methods marked below.
@@ -147,6 +171,12 @@ class Puzzle(Capabilities):
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
+    drawn       -- True when a board is shown as a drawing, one row a line, boards
+                   separated by a blank line (sliding blocks: `solve`, antipodes.txt);
+                   else one board string a line (show_boards)
+    every_placement -- True when the ranks number every placement of the pieces, reachable
+                   or not, so that the database is the designer's table over all of them
+                   (report/design.py)
     """
 
     name = ""
@@ -159,6 +189,8 @@ class Puzzle(Capabilities):
     max_moves = 0
     graded = False
     reversible = True
+    drawn = False
+    every_placement = False
 
     @property
     def work_size(self):
@@ -400,6 +432,21 @@ class TilePartition:
 def _generic():
     """puzzledb.compiled, loaded on first use like the families' kernels."""
     return import_module("puzzledb.compiled")
+
+
+def show_boards(puzzle, boards):
+    """Board strings as a person reads them: one a line, or, for a puzzle whose boards are
+    drawn (Puzzle.drawn), each drawn one row a line with a blank line between boards."""
+    if not puzzle.drawn:
+        return "".join(f"{b}\n" for b in boards)
+    return "\n".join("\n".join(b.split()) + "\n" for b in boards)
+
+
+def read_shown_boards(puzzle, text):
+    """The board strings of a text show_boards wrote, rows separated by spaces."""
+    if not puzzle.drawn:
+        return text.splitlines()
+    return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
 
 
 def format_rows(symbols, width):

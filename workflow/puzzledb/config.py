@@ -13,8 +13,8 @@ import yaml
 
 from puzzledb import puzzles
 from puzzledb.bfs import select
-from puzzledb.errors import BudgetError, ConfigError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.errors import BudgetError, ChoiceError, ConfigError, PuzzleError
+from puzzledb.store import LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
 SCHEMA = files("puzzledb") / "schemas" / "config.schema.yaml"
@@ -59,9 +59,10 @@ def check_config(config, source="config"):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
-        if config["store"].get(puzzle.name) == COUNTS:
+        store = config["store"].get(puzzle.name, LAYERS)
+        if store != LAYERS:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
-                              f"keeps counts only (store: counts)")
+                              f"keeps {store} only (store: {store})")
     return config
 
 
@@ -98,13 +99,13 @@ def search_plans(config, source="config"):
         except PuzzleError as err:
             raise ConfigError(f"{source}: puzzles: {err}") from None
         try:
-            store = config["store"].get(name, LAYERS)
             plan = select.choose(puzzle, config["memory_mb"], config["shards"].get(name),
-                                 config["depth_limit"].get(name), store)
+                                 config["depth_limit"].get(name),
+                                 config["store"].get(name, LAYERS))
             select.check_fits(puzzle, plan, config["memory_mb"])
-        except PuzzleError as err:
-            key = "store" if store == COUNTS else "shards"
-            raise ConfigError(f"{source}: {key}.{name}: {err}") from None
+        except ChoiceError as err:  # it names the key that asked for what cannot be
+            where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
+            raise ConfigError(f"{source}: {where}: {err}") from None
         except BudgetError as err:
             raise ConfigError(f"{source}: {err}") from None
         plans[name] = plan

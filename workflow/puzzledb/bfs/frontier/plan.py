@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzledb import paths
-from puzzledb.errors import PuzzleError
+from puzzledb.bfs.modes import FRONTIER, MODES
 from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, PieceFile
 from puzzledb.store.layers import LayerInfo, LayerStore
@@ -67,9 +67,7 @@ class FrontierPlan:
 
     def __post_init__(self):
         self.directory, self.work = Path(self.directory), Path(self.work)
-        if not (self.puzzle.reversible or self.puzzle.graded):
-            raise PuzzleError(f"{self.puzzle.name}: the frontier search needs a puzzle whose "
-                              f"moves can be undone, or a graded one")
+        MODES[FRONTIER].check(self.puzzle)
         self.store = LayerStore(self.directory, self.puzzle)
         self._cuts = {}  # depth -> its segments' cuts (cuts)
 

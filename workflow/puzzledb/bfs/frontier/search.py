@@ -43,7 +43,7 @@ from puzzledb import paths, puzzles
 from puzzledb.compiled import concurrent_parallel_kernels, set_threads
 from puzzledb.store.files import write_text
 from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours, mark_neighbours
-from puzzledb.bfs.select import FRONTIER
+from puzzledb.bfs.modes import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
 from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, write_piece

@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 import time
+from functools import cache
 from pathlib import Path
 
 import numba
@@ -47,7 +48,13 @@ def cache_root():
     return Path(home) / "puzzledb" / "numba"
 
 
-def _use_cache_directory():
+@cache
+def cache_directory():
+    """The kernel cache of this source version, given to numba: made (and the directories of
+    other versions unused for STALE_DAYS removed) on first use, by the first kernel
+    compiled or loaded (`jit`), not when this module is imported: hashing the package's
+    source and pruning the cache root are work a process that compiles nothing (the
+    Snakefile's parse, the config check) does not need."""
     root = cache_root()
     here = root / f"numba{numba.__version__}-{source_digest()}"
     try:
@@ -70,11 +77,9 @@ def _use_cache_directory():
     return here
 
 
-CACHE_DIRECTORY = _use_cache_directory()
-
-
 def jit(function=None, *, parallel=False, inline="never"):
     """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
+    cache_directory()  # numba takes its cache directory when a function is decorated
     options = dict(cache=True, nogil=True, parallel=parallel, inline=inline)
     if function is None:
         return numba.njit(**options)

@@ -46,7 +46,8 @@ from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours, ma
 from puzzledb.bfs.modes import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
 from puzzledb.bfs.frontier.segment import segment_of_layer
-from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, write_piece
+from puzzledb.bfs.frontier.workfiles import PieceFile, write_piece
+from puzzledb.bfs.frontier.workindex import WORK_SUFFIX, work_files
 from puzzledb.bfs.memory import (
     DENSE_RATIO,
     MERGE_WINDOW,
@@ -92,6 +93,12 @@ class Frontier:
         return cls(puzzles.get(name), paths.layers(results, name),
                    paths.frontier_work(results, name), job_states=snakemake.config["job_states"],
                    **snakemake.params.plan)
+
+    def _pieces(self, depth, expanded):
+        """The expanded pieces in the directories `expanded` and what each segment of
+        depth receives from them (FrontierPlan.received)."""
+        pieces = [PieceFile(path) for path in work_files(expanded)]
+        return pieces, self.plan.received(depth, pieces)
 
     def within(self, mem_mb):
         """This search with its in-process depths bounded by a job's mem_mb."""
@@ -155,7 +162,7 @@ class Frontier:
         """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
         segment receives), from the expanded pieces in the directories `expanded`: the
         layer's part file (store.parts), and its entry (part.json) in directory `out`."""
-        pieces, received = self.plan._received(depth, expanded)
+        pieces, received = self._pieces(depth, expanded)
         segments = self.plan.balanced(received, part, parts)
         entry = self._merge_part(depth, part, parts, pieces, received, segments, log)
         write_text(Path(out) / "part.json", json.dumps(entry) + "\n")
@@ -166,7 +173,6 @@ class Frontier:
         """Merge the segments (a range) of depth from the expanded pieces into part `part`
         of `parts` of the layer (its write_part entry); whole: into the layer's own file
         (parts is 1), its LayerInfo, or None when it is empty."""
-        older = self.plan._older(depth)
         fullest = 0
 
         reading = Lock()  # a Layer is read by one thread at a time
@@ -199,20 +205,20 @@ class Frontier:
 
         bound = int(received[segments.start:segments.stop].sum())
         pool = ThreadPoolExecutor(MERGE_WINDOW if concurrent_parallel_kernels() else 1)
-        try:
-            if whole:
-                info = self.store.write_layer(depth, blocks(), bound, exact=False)
-                if info.count == 0:
-                    self.store.remove(depth)
-                    return None
-                return info
-            cuts = self.plan.cuts(depth)  # the part's ranks: its segments' (none: empty)
-            entry = self.store.write_part(depth, part, parts, blocks(), bound,
-                                          cuts[segments.start], cuts[segments.stop], segments)
-        finally:
-            pool.shutdown(cancel_futures=True)
-            for layer in older:
-                layer.close()
+        with self.plan.older_layers(depth) as older:
+            try:
+                if whole:
+                    info = self.store.write_layer(depth, blocks(), bound, exact=False)
+                    if info.count == 0:
+                        self.store.remove(depth)
+                        return None
+                    return info
+                cuts = self.plan.cuts(depth)  # the part's ranks: its segments' (none: empty)
+                entry = self.store.write_part(depth, part, parts, blocks(), bound,
+                                              cuts[segments.start], cuts[segments.stop],
+                                              segments)
+            finally:
+                pool.shutdown(cancel_futures=True)
         if log is not None:
             log(f"{self.puzzle.name}: depth {depth}, part {part} of {parts}: {bound:,} "
                 f"neighbours received in {len(segments)} segments, {entry['count']:,} new "
@@ -243,7 +249,7 @@ class Frontier:
         shutil.rmtree(scratch, ignore_errors=True)
         try:
             self.expand(depth, 0, 1, scratch, keep=segments)
-            pieces, received = self.plan._received(depth, [scratch])
+            pieces, received = self._pieces(depth, [scratch])
             entry = self._merge_part(depth, part, parts, pieces, received, segments)
         finally:
             shutil.rmtree(scratch.parent, ignore_errors=True)
@@ -348,7 +354,7 @@ class Frontier:
                         f"{need / 2**20:,.1f} MiB, more than this job's "
                         f"{self.budget / 2**20:,.1f} MiB: handed on to a merge job")
                     return _HANDED_ON
-            pieces, received = self.plan._received(depth, [scratch / "expand"])
+            pieces, received = self._pieces(depth, [scratch / "expand"])
             return self._merge_part(depth, 0, 1, pieces, received,
                                     range(self.plan.segment_count(depth)), whole=True)
         finally:
@@ -391,14 +397,10 @@ class Frontier:
                 if self._parity_runs is not None and layer.count:
                     parity = int(puzzle.move_parity(piece[:1])[0])
                     source_count = layer.count
-        older = self.plan._older(depth)
-        try:
+        with self.plan.older_layers(depth) as older:
             for layer in older:
                 for block in layer.iter_chunks(PIECE_STATES):
                     bitset.clear_ranks(bits, block, 0)
-        finally:
-            for layer in older:
-                layer.close()
         if parity is None:
             count = int(bitset.count(bits))
             return self.store.write_layer(depth, bitset.iter_ranks(bits), count) if count else None

@@ -3,7 +3,7 @@ package (schemas/config.schema.yaml, which also gives every default), plus the c
 schema cannot make; errors are one line naming the key.  The puzzles a config declares under
 `define:` are registered (puzzles.define) for the workflow, its jobs and the command line
 alike.  It loads no compiled code, so parsing the Snakefile stays quick.  What each job
-needs (threads, mem_mb) is the workflow adapter's business (workflow.py)."""
+needs (threads, mem_mb) is the workflow adapter's business (workflow/)."""
 
 from functools import cache
 from importlib.resources import files
@@ -33,7 +33,15 @@ def defaults():
 
 def check_config(config, source="config"):
     """Validate `config` in place (filling defaults) and register its `define:` puzzles;
-    ConfigError naming the first problem.  source: the config file, for messages."""
+    ConfigError naming the first problem.  source: the config file, for messages.  Returns
+    the config."""
+    checked_search_plans(config, source)
+    return config
+
+
+def checked_search_plans(config, source="config"):
+    """check_config, and the search plans it computed (search_plans): what the workflow
+    reads, so that they are computed once per parse."""
     _typed_from_command_line(config, schema())
     _validate(config, schema(), source)
     for key, value in defaults().items():
@@ -43,8 +51,15 @@ def check_config(config, source="config"):
         for name in config[key]:
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
-    search_plans(config, source)
+    plans = search_plans(config, source)
     config["pdbs"] = pattern_partitions(config["pdbs"], source)
+    _check_problem_sets(config, source)
+    return plans
+
+
+def _check_problem_sets(config, source):
+    """Each problem set's defaults filled, and ConfigError unless its puzzle is listed, has
+    the query set, and keeps the layers matching reads."""
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -63,7 +78,6 @@ def check_config(config, source="config"):
         if store != LAYERS:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
                               f"keeps {store} only (store: {store})")
-    return config
 
 
 def pattern_partitions(pdbs, source="config"):

@@ -2,7 +2,10 @@
 # is marked with report(): `snakemake --report report.zip` files it under its puzzle (the
 # category) and its kind (the subcategory), with the caption in workflow/report/.
 
-SYMMETRIC = PUZZLEDB.symmetric_puzzles()
+from puzzledb.workflow.analysis import AnalysisRules
+
+ANALYSIS = AnalysisRules(config, PLANS)
+SYMMETRIC = ANALYSIS.symmetric_puzzles()
 
 
 rule summary:
@@ -73,8 +76,8 @@ rule report:
         plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
         symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
         symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
-        distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
-        problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
+        distributions=[ANALYSIS.problem_files(entry)[0] for entry in config["problem_sets"]],
+        problems=[ANALYSIS.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
         report(
             paths.report(RESULTS),

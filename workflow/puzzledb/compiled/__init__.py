@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import time
 from functools import cache
+from importlib import import_module
 from pathlib import Path
 
 import numba
@@ -199,35 +200,15 @@ def _relabel(rank, key, tables):
     return lambda rank, key, tables: kernel(rank, key, tables)
 
 
-# --- entry points from Python -------------------------------------------------------------------
+# --- entry points from Python ---------------------------------------------------------------
+
+# They are kernels: calls.py defines them, and importing it decorates them, which does the
+# cache work (cache_directory) that importing this module does not.  So they are imported on
+# first use, as attributes of this module (PEP 562): compiled.neighbours_of_many(...).
+CALLS = ("neighbours_of", "neighbours_of_many", "lower_bounds", "relabel_one")
 
 
-@jit
-def neighbours_of(rank, level, out, work, tables):
-    return neighbours(rank, level, out, work, tables)
-
-
-@jit
-def neighbours_of_many(ranks, level, max_moves, work_size, tables):
-    """Every neighbour of every rank, concatenated (int64)."""
-    out = np.empty(ranks.size * max_moves, dtype=np.int64)
-    row = np.empty(max_moves, dtype=np.int64)
-    work = np.empty(work_size, dtype=np.int64)
-    n = 0
-    for i in range(ranks.size):
-        k = neighbours(ranks[i], level, row, work, tables)
-        for m in range(k):
-            out[n] = row[m]
-            n += 1
-    return out[:n]
-
-
-@jit
-def lower_bounds(ranks, work, tables, out):
-    for i in range(ranks.size):
-        out[i] = lower_bound(ranks[i], work, tables)
-
-
-@jit
-def relabel_one(rank, key, tables):
-    return relabel(rank, key, tables)
+def __getattr__(name):
+    if name in CALLS:
+        return getattr(import_module("puzzledb.compiled.calls"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,7 @@
-"""How a frontier search (search.py) is cut into jobs, compiling nothing, so that the
-workflow can plan it when it parses: the segments of the rank space, the fan-out of a depth,
-the parts of a fanned-out depth, the work files, and the step records that chain the jobs.
+"""How a frontier search (search.py and its parts) is cut into jobs, compiling nothing, so
+that the workflow can plan it when it parses: the segments of the rank space, the fan-out of
+a depth, the parts of a fanned-out depth, the work files, and the step records that chain
+the jobs.
 """
 
 import json
@@ -29,7 +30,7 @@ SPAN_LIMIT = 4
 class StepRecord:
     """What a step of the frontier search did and what comes next: the record
     frontier/step_NNN.json (NNN: `first`), a Snakemake checkpoint's output that the
-    workflow follows (Workflow.record_before)."""
+    workflow follows (workflow/frontier.py, FrontierRules.records)."""
 
     puzzle: str
     definition_hash: str
@@ -204,6 +205,9 @@ class FrontierPlan:
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):
         return Path(paths.step_record(self.work, first))
+
+    def depth_work(self, depth):
+        return Path(paths.depth_work(self.work, depth))
 
     def expand_dir(self, depth, part, parts):
         return Path(paths.expand_output(self.work, depth, part, parts))

@@ -3,7 +3,7 @@ puzzle it runs.
 
 A puzzle is a state graph over a dense rank space: it parses and formats board strings, ranks
 and unranks boards, names its goal ranks, and hands its compiled kernels their data (its
-tables, see compiled.py).  Optional capabilities (symmetries, lower bounds, a move parity,
+tables, see compiled/).  Optional capabilities (symmetries, lower bounds, a move parity,
 a piece renaming, query sets, ...) are methods with a documented default, so callers ask the
 puzzle instead of asking which family it belongs to.
 
@@ -101,7 +101,7 @@ class Puzzle:
 
     def make_tables(self):
         """The data of the compiled kernels: a namedtuple of arrays and integers whose type
-        the family's kernels module registered (see compiled.py)."""
+        the family's kernels module registered (see compiled/)."""
         raise NotImplementedError
 
     # -- capabilities: each has a default that says "none" ------------------------------
@@ -214,7 +214,7 @@ class Puzzle:
 
     def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
         """Shortest solutions when a chain of jumps by one piece counts as one move (peg
-        solitaire's move metric): a search.SearchResult.  Default: PuzzleError."""
+        solitaire's move metric): a SearchResult (pegs/chains.py).  Default: PuzzleError."""
         raise PuzzleError(f"{self.name} has no move metric of chained jumps "
                           f"(peg-solutions is for peg solitaire)")
 

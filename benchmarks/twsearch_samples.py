@@ -4,7 +4,7 @@ or not at all (its one line)?  Optionally builds each and compares with `twsearc
 
     python benchmarks/twsearch_samples.py --twsearch /path/to/twsearch        # every file
     python benchmarks/twsearch_samples.py --twsearch https://github.com/rokicki/twsearch
-    python benchmarks/twsearch_samples.py --markdown > table.md               # docs/permutation.md
+    python benchmarks/twsearch_samples.py --markdown > acceptance.txt          # docs/permutation.md
     python benchmarks/twsearch_samples.py --build --time-limit 300 2x2x2 skewb lo33
     PYTHONPATH=/other/worktree/workflow python benchmarks/twsearch_samples.py  # its puzzledb
 

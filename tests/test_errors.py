@@ -125,11 +125,32 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "shards": {"eight": 0}}, "shards.eight: 0 is less than the minimum"),
     ({"puzzles": ["fifteen"]}, "MiB for its in-memory search, more than memory_mb: 8000; give it a"),
     ({"puzzles": ["eight"], "depth_limit": {"eight": -1}}, "depth_limit.eight: -1 is less"),
+    # a choice the puzzle cannot serve names the key that asked for it
+    ({"puzzles": ["twentyfour"]}, "config: puzzles: twentyfour: 7,755,605,021,665,492,992,000,000"
+                                  " ranks, too many to rank in 64 bits"),
+    ({"puzzles": ["eight"], "shards": {"eight": 2}, "store": {"eight": "counts"}},
+     "store.eight: eight: store: counts is the in-memory search's; sharded builds keep layers"),
+    ({"puzzles": ["hoppers"], "store": {"hoppers": "counts"}},
+     "store.hoppers: hoppers: store: counts is for ungraded puzzles"),
 ])
 def test_invalid_config_is_one_line_error(config, fragment):
     with pytest.raises(ConfigError) as error:
         check_config(config)
     assert fragment in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_search_the_puzzle_cannot_have_is_blamed_on_the_key_that_chose_it(monkeypatch):
+    """The frontier search needs moves that can be undone: chosen by `shards` the error
+    names shards, chosen by a depth limit on a space too large for memory, depth_limit."""
+    one_way = puzzles.get("eleven")
+    monkeypatch.setattr(one_way, "reversible", False)
+    for config, key in [({"shards": {"eleven": 4}}, "shards.eleven"),
+                        ({"depth_limit": {"eleven": 10}, "memory_mb": 10}, "depth_limit.eleven")]:
+        with pytest.raises(ConfigError) as error:
+            check_config({"puzzles": ["eleven"], **config})
+        assert str(error.value) == (f"config: {key}: eleven: the frontier search needs moves "
+                                    f"that can be undone, or a graded puzzle")
+    check_config({"puzzles": ["eleven"]})  # in memory: nothing to undo
 
 
 @pytest.mark.slow

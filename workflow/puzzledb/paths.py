@@ -50,14 +50,19 @@ def step_record(work, first="{first}"):
     return f"{work}/step_{_depth(first)}.json"
 
 
+def depth_work(work, depth="{depth}"):
+    """The work files of one depth of the frontier search, every job's below."""
+    return f"{work}/d{_depth(depth)}"
+
+
 def expand_output(work, depth="{depth}", part="{part}", parts="{parts}"):
     """The work files of one expand job of the frontier search."""
-    return f"{work}/d{_depth(depth)}/expand_{part}of{parts}"
+    return f"{depth_work(work, depth)}/expand_{part}of{parts}"
 
 
 def merge_output(work, depth="{depth}", part="{part}", parts="{parts}"):
     """The merged segments of one merge job of the frontier search."""
-    return f"{work}/d{_depth(depth)}/merge_{part}of{parts}"
+    return f"{depth_work(work, depth)}/merge_{part}of{parts}"
 
 
 def _puzzle_file(name):

@@ -2,8 +2,11 @@
 # is marked with report(): `snakemake --report report.zip` files it under its puzzle (the
 # category) and its kind (the subcategory), with the caption in workflow/report/.
 
-SYMMETRIC = PUZZLEDB.symmetric_puzzles()
-DESIGNED = PUZZLEDB.designed_puzzles()
+from puzzledb.workflow.analysis import AnalysisRules
+
+ANALYSIS = AnalysisRules(config, PLANS)
+SYMMETRIC = ANALYSIS.symmetric_puzzles()
+DESIGNED = ANALYSIS.designed_puzzles()
 
 
 rule summary:
@@ -75,8 +78,8 @@ rule report:
         symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
         symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
         designs=[paths.design(RESULTS, p) for p in DESIGNED],
-        distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
-        problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
+        distributions=[ANALYSIS.problem_files(entry)[0] for entry in config["problem_sets"]],
+        problems=[ANALYSIS.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
         report(
             paths.report(RESULTS),

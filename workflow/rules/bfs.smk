@@ -5,6 +5,10 @@
 # resumes after them.  With `store: counts` it writes no layers but the manifest and
 # samples.h5, and checkpoints the search (checkpoint.2bit, also not an output).
 
+from puzzledb.workflow.bfs import BfsRules
+
+BFS = BfsRules(config, PLANS)
+
 
 rule bfs:
     output:
@@ -15,14 +19,14 @@ rule bfs:
         paths.benchmark(PUZZLE, "bfs")
     params:
         memory_mb=config["memory_mb"],
-        depth_limit=PUZZLEDB.depth_limit,
-        store=PUZZLEDB.store,
+        depth_limit=BFS.depth_limit,
+        store=BFS.store,
         checkpoint_minutes=config["checkpoint_minutes"],
-    threads: PUZZLEDB.build_threads
+    threads: BFS.threads
     resources:
-        mem_mb=PUZZLEDB.build_mem_mb,
+        mem_mb=BFS.mem_mb,
     wildcard_constraints:
-        puzzle=PUZZLEDB.puzzles_built(IN_MEMORY),
+        puzzle=BFS.puzzles(),
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -25,8 +25,7 @@ from tqdm import tqdm
 from puzzledb.bfs import bitset, checkpoint, twobit
 from puzzledb.compiled import set_threads
 from puzzledb.bfs.memory import check_budget, search_bytes
-from puzzledb.bfs.select import IN_MEMORY
-from puzzledb.errors import PuzzleError
+from puzzledb.bfs.modes import IN_MEMORY, check_store
 from puzzledb.store import COUNTS, LAYERS
 from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, new_store
 
@@ -159,9 +158,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     checkpointed every checkpoint_minutes, 0: after every layer)."""
     need = check_budget(puzzle, memory_mb)
     counts = store == COUNTS
-    if counts and puzzle.graded:
-        raise PuzzleError(f"{puzzle.name}: store: counts is for ungraded puzzles (a graded "
-                          f"search holds two levels, not the space)")
+    check_store(puzzle, store, IN_MEMORY)
     log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB"
         + (", keeping counts only" if counts else ""))
     set_threads(threads)

@@ -32,17 +32,17 @@ TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
 PROCESS_OVERHEAD_MB = 256
 
 
-# The frontier engine (frontier/search.py) expands at most this many source states at once.  Its
-# estimates made before a layer is expanded assume that no segment receives more than SKEW
-# times its share of the neighbours; a merge job's need is then computed exactly from what
-# its segments received (segment_merge_bytes), and a step job that would exceed its
+# The frontier engine (frontier/expand.py) expands at most this many source states at once.
+# Its estimates made before a layer is expanded assume that no segment receives more than
+# SKEW times its share of the neighbours; a merge job's need is then computed exactly from
+# what its segments received (segment_merge_bytes), and a step job that would exceed its
 # estimate hands the depth to such jobs.
 PIECE_STATES = 1 << 18
 SKEW = 2
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
 #                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
-MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (search.py)
+MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (frontier/merge.py)
 
 
 def search_bytes(puzzle):
@@ -103,9 +103,9 @@ def segment_merge_bytes(received, known, span):
 
 def dense_depth_bytes(size, expansion_bytes=0):
     """Bytes a depth of the frontier search holds when it goes through one bitset of its
-    whole level of `size` ranks (frontier/search.py, in-process): the bitset, a piece of the layer
-    it expands, a block of an older layer it clears, one extraction buffer, and the tables
-    of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
+    whole level of `size` ranks (frontier/dense.py, in-process): the bitset, a piece of the
+    layer it expands, a block of an older layer it clears, one extraction buffer, and the
+    tables of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
     return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
             + expansion_bytes)
 

@@ -1,7 +1,7 @@
 """The connected components of a puzzle's whole rank space, over its neighbours kernel: a
 union-find whose roots are the smallest rank of each component.  For a space whose ranks
 number every placement, reachable from the goal or not (the designer's table,
-report/design.py).  Plain-Python reference: tests/test_design.py."""
+report/design.py).  Plain-Python reference: tests/test_pictures.py (the designer's table)."""
 
 import numpy as np
 

@@ -3,7 +3,7 @@ puzzle it runs.
 
 A puzzle is a state graph over a dense rank space: it parses and formats board strings, ranks
 and unranks boards, names its goal ranks, and hands its compiled kernels their data (its
-tables, see compiled.py).  Its optional capabilities come in two kinds:
+tables, see compiled/).  Its optional capabilities come in two kinds:
 
 - shared by several families (symmetries, lower bounds, a move parity, a piece renaming,
   query sets, ...): methods of Capabilities with a documented default that says "none", so
@@ -237,7 +237,7 @@ class Puzzle(Capabilities):
 
     def make_tables(self):
         """The data of the compiled kernels: a namedtuple of arrays and integers whose type
-        the family's kernels module registered (see compiled.py)."""
+        the family's kernels module registered (see compiled/)."""
         raise NotImplementedError
 
     # -- levels ----------------------------------------------------------------------------

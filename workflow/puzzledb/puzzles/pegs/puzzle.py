@@ -319,7 +319,7 @@ class PegSolitaire(Puzzle, ChainedMoves):
 
     @property
     def work_size(self):
-        return 1  # the unrank cache of pegs_kernels.neighbours
+        return 1  # the unrank cache of kernels.neighbours
 
     # -- levels: layer d has start_pegs - d pegs ----------------------------------------
     def pegs_at(self, level):

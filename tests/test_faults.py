@@ -4,11 +4,13 @@ failure at each place a layer's write can fail, a real full disk (a tiny tmpfs, 
 machine lets us mount one), and the one line of a rule that stops on a known error."""
 
 import errno
+import multiprocessing
 import subprocess
 import sys
 from types import SimpleNamespace
 
 import h5py
+import numpy as np
 import pytest
 
 from puzzledb.bfs import in_memory
@@ -189,3 +191,20 @@ def test_a_write_failure_reported_from_a_destructor_fails_the_write_once_and_sil
             FailsWhenFreed()
     assert list(tmp_path.iterdir()) == []
     assert capfd.readouterr().err == ""
+
+
+def test_a_forked_process_writes_a_layer_after_its_parent_wrote_one(tmp_path):
+    # the chunks of a layer are deflated in the threads of the store's pool; a forked child
+    # (multiprocessing's default on Linux) has none of them and once waited for them forever
+    store.write_ranks(tmp_path / "parent.h5", [np.arange(5, dtype=np.uint64)], 5, {}, "h",
+                      "parent")
+    child = multiprocessing.get_context("fork").Process(
+        target=store.write_ranks,
+        args=(tmp_path / "child.h5", [np.arange(7, dtype=np.uint64)], 7, {}, "h", "child"))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == 0
+    with h5py.File(tmp_path / "child.h5") as f:
+        assert f["ranks"][:].tolist() == list(range(7))

@@ -41,7 +41,7 @@ import numpy as np
 from puzzledb.bfs import bitset
 from puzzledb import paths, puzzles
 from puzzledb.compiled import concurrent_parallel_kernels, set_threads
-from puzzledb.store.files import write_text
+from puzzledb.store.files import make_directory, write_text
 from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours, mark_neighbours
 from puzzledb.bfs.select import FRONTIER
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, FrontierPlan, StepRecord
@@ -105,7 +105,7 @@ class Frontier:
         PIECE_STATES states, and its offsets, in directory `out`.  keep: only the neighbours
         in that range of segments (the rebuild of one part, rebuild_part)."""
         out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        make_directory(out)
         puzzle, source = self.puzzle, depth - 1
         tables, moves, work = puzzle.tables(), max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
         cuts = self.plan.cuts(depth)
@@ -321,11 +321,12 @@ class Frontier:
                             self.depth_limit)
         write_text(self.plan.record_path(first), record.to_json())
         self._held = None
-        if merged:
+        if first > 0:
             # the work files of depth `first` have served: removed here, not left to
             # Snakemake, which keeps temp() files upstream of a checkpoint until every
             # checkpoint of the run is done (snakemake issue 2982): all the depths' work
-            # files at once, 61 GB for the 15-puzzle's layers 0..32
+            # files at once, 61 GB for the 15-puzzle's layers 0..32.  Also when the layer
+            # was found whole, left by a build stopped before this record was written.
             shutil.rmtree(self.work / f"d{first:03d}", ignore_errors=True)
         return record
 

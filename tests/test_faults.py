@@ -230,24 +230,24 @@ def test_a_forked_process_writes_a_layer_after_its_parent_wrote_one(tmp_path):
 
 def test_a_sharded_build_stopped_before_a_step_record_leaves_no_work_files_once_resumed(
         monkeypatch, tmp_path):
-    # depth 25 fans out into expand and merge jobs; the build stops when the record of the
+    # depth 11 fans out into expand and merge jobs; the build stops when the record of the
     # step that gathers it is written, after the layer: the rerun finds the layer whole, and
     # once left the depth's work files behind for good
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"puzzles": ["four-by-two"], "define": SMALL_PUZZLES}))
     argv = ["--config", str(config), "--results", str(tmp_path), "build", "four-by-two",
-            "--shards", "2", "--job-states", "1990", "--depth-limit", "25"]
+            "--shards", "2", "--job-states", "80", "--depth-limit", "11"]
     real = os.replace
 
     def replace(source, target):
-        if Path(target).name == "step_025.json":
+        if Path(target).name == "step_011.json":
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         return real(source, target)
 
     monkeypatch.setattr(files.os, "replace", replace)
     assert main(argv) == 2
-    work = tmp_path / "four-by-two" / "frontier" / "d025"
-    assert (tmp_path / "four-by-two" / "layers" / "depth_025.h5").exists()
+    work = tmp_path / "four-by-two" / "frontier" / "d011"
+    assert (tmp_path / "four-by-two" / "layers" / "depth_011.h5").exists()
     assert list(work.rglob("*.work")), "no work files to leave behind"
     monkeypatch.undo()
     assert main(argv) == 0
@@ -267,21 +267,22 @@ def test_a_sharded_build_stopped_before_a_step_record_leaves_no_work_files_once_
 
 # Small puzzles declared for the builds (`--config`), beside the built-in hoppers.
 SMALL_PUZZLES = {
-    "six": {"family": "sliding", "width": 3, "height": 2, "goal": "123 450"},
+    "four": {"family": "sliding", "width": 2, "height": 2, "goal": "12 30"},
     "four-by-two": {"family": "sliding", "width": 4, "height": 2, "goal": "1234 5670"},
 }
 # The builds, one a line: (id, the puzzledb command after `--results DIR`).
 BUILDS = [
     # the in-memory engine, graded (a bitset per level): 12 layers
     ("hoppers", ["build", "hoppers"]),
-    # the in-memory engine on two bits a state: 22 layers
-    ("six", ["build", "six"]),
+    # the in-memory engine on two bits a state: the 2x2's 7 layers
+    ("four", ["build", "four"]),
     # the counts store, a checkpoint (fsync'd) after every layer
-    ("six-counts", ["build", "six", "--store", "counts", "--checkpoint-minutes", "0"]),
-    # the frontier engine, to depth 25 of 36: depths 1..8 in-process through work files,
-    # 9..24 through a bitset, 25 fanned out into expand and merge jobs (a part each)
-    ("four-by-two-sharded", ["build", "four-by-two", "--shards", "2", "--job-states", "1990",
-                             "--depth-limit", "25"]),
+    ("four-counts", ["build", "four", "--store", "counts", "--checkpoint-minutes", "0"]),
+    # the frontier engine, to depth 11 of 36: depths 1..8 in-process through work files, 9
+    # and 10 through a bitset (kept from one to the next), 11 fanned out into expand and
+    # merge jobs (a part each)
+    ("four-by-two-sharded", ["build", "four-by-two", "--shards", "2", "--job-states", "80",
+                             "--depth-limit", "11"]),
 ]
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import SAMPLES
 from puzzledb.store import COUNTS, LAYERS, integrity
-from puzzledb.store.files import atomic_file
+from puzzledb.store.files import atomic_file, hdf5_file
 from puzzledb.store.layer import ranks_crc
 from puzzledb.store.layers import LayerInfo, LayerStore
 
@@ -83,7 +83,7 @@ class CountStore(LayerStore):
     def write_manifest(self, infos, **extra):
         """samples.h5, then the manifest (last)."""
         crc = 0
-        with atomic_file(self.samples_path()) as tmp, h5py.File(tmp, "w") as f:
+        with atomic_file(self.samples_path()) as tmp, hdf5_file(tmp) as (f, _):
             for info in infos:
                 sample = self.samples[info.depth]
                 ds = f.create_dataset(sample_name(info.depth), data=sample)

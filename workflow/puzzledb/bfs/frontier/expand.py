@@ -14,6 +14,7 @@ from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours
 from puzzledb.bfs.frontier.workfiles import write_piece
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
 from puzzledb.bfs.memory import PIECE_STATES
+from puzzledb.store.files import make_directory
 
 
 def expand_part(plan, depth, part, parts, out, keep=None, log=None):
@@ -22,7 +23,7 @@ def expand_part(plan, depth, part, parts, out, keep=None, log=None):
     PIECE_STATES states in directory `out` (plan: the search's FrontierPlan).  keep: only
     the neighbours in that range of segments (the rebuild of one part, repair.py)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_directory(out)
     grouping = SegmentGrouping(plan, depth)
     states = neighbours = written = 0
     writing = None

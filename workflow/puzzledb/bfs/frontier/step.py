@@ -63,11 +63,12 @@ class Step:
                             parts, plan.segments, plan.depth_limit)
         write_text(plan.record_path(first), record.to_json())
         self.dense.release()
-        if merged:
+        if first > 0:
             # the work files of depth `first` have served: removed here, not left to
             # Snakemake, which keeps temp() files upstream of a checkpoint until every
             # checkpoint of the run is done (snakemake issue 2982): all the depths' work
-            # files at once, 61 GB for the 15-puzzle's layers 0..32
+            # files at once, 61 GB for the 15-puzzle's layers 0..32.  Also when the layer
+            # was found whole, left by a build stopped before this record was written.
             shutil.rmtree(plan.depth_work(first), ignore_errors=True)
         return record
 

@@ -65,14 +65,14 @@ print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(
 CHILD_EXPANSIONS = """
 import json, sys, time
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.compiled import set_threads
 from puzzledb.config import load_definitions
 if sys.argv[3]:
     load_definitions(sys.argv[3])
 set_threads(int(sys.argv[2]))
 puzzle = puzzles.get(sys.argv[1])
-search = in_memory.TwoBitSearch(puzzle)
+search = TwoBitSearch(puzzle)
 search.warm_up()
 search.start(puzzle.goal_ranks())
 depths, expand, relabel = [], 0.0, 0.0
@@ -81,7 +81,7 @@ while True:
     t0 = time.perf_counter()
     found = search.expand(len(depths))
     t1 = time.perf_counter()
-    search.state.relabel()
+    search.advance()
     expand += t1 - t0
     relabel += time.perf_counter() - t1
     if not found:

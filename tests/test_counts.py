@@ -18,7 +18,8 @@ from puzzledb.errors import ConfigError, PuzzleError
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report.analysis import antipodes
 from puzzledb.store import COUNTS
-from puzzledb.store.counts import SAMPLE_STATES, CountStore, stored
+from puzzledb.store.counts import SAMPLE_STATES, CountStore
+from puzzledb.store.kinds import stored
 from puzzledb.store.layers import LayerStore
 
 from conftest import ROOT
@@ -50,7 +51,7 @@ def test_fifteen_3colour_counts_only_has_the_layer_stores_table_and_its_two_anti
     root, report = both
     full, counts = databases(root)
     with full, counts:
-        assert counts.counts_only and not full.counts_only
+        assert (counts.store.kind, full.store.kind) == (COUNTS, "layers")
         assert counts.summary() == full.summary()
         assert counts.total == 12_108_096 and counts.max_depth == 57
         assert antipodes(counts) == antipodes(full) and len(antipodes(counts)) == 2

@@ -43,7 +43,7 @@ from puzzledb.solve_command import board_of, solve
 from puzzledb.puzzles.pegs.puzzle import format_moves
 from puzzledb.solvers import SEARCHES
 from puzzledb.store import LAYERS, STORES
-from puzzledb.store.counts import stored
+from puzzledb.store.kinds import stored
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
 # imported by the commands that use them, so that a query that needs no kernel (distance,
@@ -217,11 +217,10 @@ def run(args, out=sys.stdout):
                   file=out)
         try:
             with DepthDatabase.open(puzzle.name, args.results) as db:
+                contents = f" ({db.store.contents})" if db.store.contents else ""
                 print(f"database      {db.total:,} states, max depth {db.max_depth}, "
                       f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
-                      f"store {db.store.kind}"
-                      + (" (counts, samples and the deepest positions)" if db.counts_only
-                         else "") + f", in {db.store.directory}", file=out)
+                      f"store {db.store.kind}{contents}, in {db.store.directory}", file=out)
         except PuzzledbError as err:
             print(f"database      none ({err})", file=out)
         if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
@@ -249,9 +248,10 @@ def run(args, out=sys.stdout):
             boards = db.boards_at(args.depth, args.count, args.seed)
             kept = db.kept(args.depth)
             if kept < db.counts[args.depth] and (args.count is None or args.count > kept):
-                print(f"puzzledb: {puzzle.name} keeps counts only (store: counts): "
-                      f"{kept:,} of the {db.counts[args.depth]:,} positions at depth "
-                      f"{args.depth} were kept, drawn at random", file=sys.stderr)
+                print(f"puzzledb: {puzzle.name} keeps a sample of each layer (store: "
+                      f"{db.store.kind}): {kept:,} of the {db.counts[args.depth]:,} "
+                      f"positions at depth {args.depth} were kept, drawn at random",
+                      file=sys.stderr)
             for board in boards:
                 print(board, file=out)
 

@@ -65,9 +65,9 @@ def solve(puzzle, args, out):
             reason = f"no database of {puzzle.name} in {args.results}"
         else:
             with DepthDatabase.open(puzzle.name, args.results) as db:
-                if db.counts_only:
-                    reason = (f"the database of {puzzle.name} keeps counts only "
-                              f"(store: counts)")
+                if db.refusal is not None:  # a database that keeps no routes
+                    reason = (f"the database of {puzzle.name} keeps {db.store.keeps} "
+                              f"(store: {db.store.kind})")
                 elif db.distance(board_of(args)) is not None:
                     notation = boards[0][1]
                     route = db.solution(board_of(args))

@@ -16,7 +16,7 @@ from puzzledb.config import define_puzzles, search_plans
 from puzzledb.errors import PuzzledbError, one_line
 from puzzledb.process import exit_now
 from puzzledb.solvers.memory import pattern_build_seconds, pattern_job_mb
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import LAYERS
 
 # A search of fewer states than this runs on one thread whatever config `threads` says: its
 # BFS takes well under a second, a second thread would save a fraction of that, and the
@@ -39,10 +39,10 @@ class Workflow:
 
     # -- what is built ------------------------------------------------------------------------
     def symmetric_puzzles(self):
-        """The puzzles whose layers are counted up to symmetry (not a counts-only store's:
-        it keeps no layers to count)."""
+        """The puzzles whose layers are counted up to symmetry (a layer store's: the others
+        keep no layers to count)."""
         return [p for p in self.config["puzzles"]
-                if puzzles.get(p).symmetries() and self.plans[p].store != COUNTS]
+                if puzzles.get(p).symmetries() and self.plans[p].store == LAYERS]
 
     def all_outputs(self):
         """The files of the default target."""
@@ -100,7 +100,7 @@ class Workflow:
         return self.config["depth_limit"].get(wildcards.puzzle)
 
     def store(self, wildcards):
-        """What the build keeps: store.LAYERS or store.COUNTS (config `store:`)."""
+        """What the build keeps (config `store:`, store.LAYERS by default)."""
         return self.config["store"].get(wildcards.puzzle, LAYERS)
 
     def pdb_build_mem_mb(self, wildcards):

@@ -65,13 +65,6 @@ class StateArray:
         """Make the ranks OLD: the layers before the last one of a resume."""
         set_code(self.words, np.asarray(ranks, dtype=np.uint64), np.uint64(2), self.cur_flags)
 
-    def next_layer(self):
-        """Relabel (NEXT -> CUR, CUR -> OLD), then yield the new CUR ranks in ascending
-        order, as uint64 views of one reused buffer (use each before asking for the next).
-        The relabelling is done when this is called, whether or not the ranks are read."""
-        self.relabel()
-        return self.current_ranks()
-
     def relabel(self):
         """NEXT -> CUR, CUR -> OLD; cur_counts then holds the CUR states of every flagged
         sub-block."""
@@ -301,7 +294,8 @@ def warm_up():
     state.restore()
     state.pick_current([0])
     state.next_flags[:] = 1  # every sub-block: the parallel relabelling runs too
-    for _ in state.next_layer():
+    state.relabel()
+    for _ in state.current_ranks():
         pass
     count_code(state.words, 0)
     units_active(state.cur_flags, 0, 1)

@@ -14,8 +14,8 @@ import numpy as np
 
 from puzzledb import paths, puzzles
 from puzzledb.errors import BoardError, LayerError, PuzzleError
-from puzzledb.store import COUNTS
-from puzzledb.store.counts import stored
+from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store.kinds import stored
 
 
 def depths_of(ranks, contains, depths):
@@ -46,25 +46,111 @@ def descend(puzzle, rank, depth, contains):
     return path
 
 
-class DepthDatabase:
-    """The stored layers of one puzzle.  Open with DepthDatabase.open(name, results).
+class LayerLookup:
+    """A layer store's answers: every layer's file, opened when first asked for."""
 
-    A counts-only database (store: counts, store/counts.py) answers what its manifest and
-    samples hold (summary, positions_at from the sample, the deepest positions); what needs
-    the layers (contains, distance, solutions) is refused in one line (layer)."""
+    refusal = None  # every query can be answered
+
+    def __init__(self, db):
+        self.db = db
+        self._layers = {}
+
+    def layer(self, depth):
+        db = self.db
+        db.check_depth(depth)
+        if depth not in self._layers:
+            layer = db.store.open_layer(depth)
+            if layer.count != db.counts[depth]:
+                layer.close()
+                raise LayerError(f"corrupt layer file {layer.path}: {layer.count} ranks, "
+                                 f"manifest says {db.counts[depth]}")
+            self._layers[depth] = layer
+        return self._layers[depth]
+
+    def contains(self, depth, ranks):
+        return self.layer(depth).contains_many(ranks)
+
+    def positions_at(self, depth, count, seed):
+        layer = self.layer(depth)
+        if count is None or count >= layer.count:
+            return layer.ranks()
+        rng = np.random.default_rng(seed)
+        picks = np.sort(rng.choice(layer.count, size=count, replace=False))
+        return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+
+    def kept(self, depth):
+        return self.db.counts[depth]
+
+    def count(self, depth):
+        """A layer's count, read from its file."""
+        return self.layer(depth).count
+
+    def close(self):
+        for layer in self._layers.values():
+            layer.close()
+        self._layers.clear()
+
+
+class SampleLookup:
+    """A counts store's answers (store/counts.py): the manifest's counts and the sample
+    kept of each layer; what needs the layers is refused in one line."""
+
+    def __init__(self, db):
+        self.db = db
+        store = db.store
+        self.refusal = (f"this database keeps {store.keeps} (store: {store.kind}), not the "
+                        f"layers this query reads; build it with store: layers where the "
+                        f"disk holds them")
+
+    def layer(self, depth):
+        raise PuzzleError(f"{self.db.puzzle.name}: {self.refusal}")
+
+    def contains(self, depth, ranks):
+        return self.layer(depth)
+
+    def positions_at(self, depth, count, seed):
+        """Drawn from the sample kept (kept(depth) says how many)."""
+        self.db.check_depth(depth)
+        ranks, _ = self.db.store.sample(depth)
+        if count is None or count >= ranks.size:
+            return ranks
+        rng = np.random.default_rng(seed)
+        return ranks[np.sort(rng.choice(ranks.size, size=count, replace=False))]
+
+    def kept(self, depth):
+        self.db.check_depth(depth)
+        return self.db.store.sample(depth)[0].size
+
+    def count(self, depth):
+        return self.db.counts[depth]
+
+    def close(self):
+        pass
+
+
+LOOKUPS = {LAYERS: LayerLookup, COUNTS: SampleLookup}  # a store's kind -> its answers
+
+
+class DepthDatabase:
+    """The stored database of one puzzle.  Open with DepthDatabase.open(name, results).
+
+    What it answers depends on its store (LOOKUPS): a layer store everything; a counts-only
+    database (store: counts, store/counts.py) what its manifest and samples hold (summary,
+    positions_at from the sample, the deepest positions), and refuses in one line what
+    needs the layers (contains, distance, solutions: `refusal` says why)."""
 
     def __init__(self, puzzle, directory):
         self.puzzle = puzzle
         self.store = stored(directory, puzzle)
         self.manifest = self.store.manifest()
-        self.counts_only = self.store.kind == COUNTS
         self.max_depth = int(self.manifest["max_depth"])
         self.total = int(self.manifest["total"])
         self.counts = [int(layer["count"]) for layer in self.manifest["layers"]]
         # a search stopped by a depth limit stored layers 0..max_depth of a deeper space
         self.depth_limit = self.manifest.get("depth_limit")
         self.partial = self.depth_limit is not None
-        self._layers = {}
+        self.lookup = LOOKUPS.get(self.store.kind, LayerLookup)(self)
+        self.refusal = self.lookup.refusal  # why queries of routes are refused (None: none)
 
     @classmethod
     def open(cls, name, results="results"):
@@ -72,9 +158,7 @@ class DepthDatabase:
         return cls(puzzle, Path(paths.layers(results, name)))
 
     def close(self):
-        for layer in self._layers.values():
-            layer.close()
-        self._layers.clear()
+        self.lookup.close()
 
     def __enter__(self):
         return self
@@ -82,33 +166,19 @@ class DepthDatabase:
     def __exit__(self, *exc):
         self.close()
 
-    def _check_depth(self, depth):
+    def check_depth(self, depth):
         if not 0 <= depth <= self.max_depth:
             raise PuzzleError(
                 f"{self.puzzle.name}: no layer {depth} (depths are 0..{self.max_depth})"
             )
 
     def layer(self, depth):
-        if self.counts_only:
-            raise PuzzleError(
-                f"{self.puzzle.name}: this database keeps counts only (store: counts), not "
-                f"the layers this query reads; build it with store: layers where the disk "
-                f"holds them")
-        self._check_depth(depth)
-        if depth not in self._layers:
-            layer = self.store.open_layer(depth)
-            if layer.count != self.counts[depth]:
-                layer.close()
-                raise LayerError(
-                    f"corrupt layer file {layer.path}: {layer.count} ranks, "
-                    f"manifest says {self.counts[depth]}"
-                )
-            self._layers[depth] = layer
-        return self._layers[depth]
+        """Layer `depth` (store.layer.Layer); refused by a store that keeps no layers."""
+        return self.lookup.layer(depth)
 
     def contains(self, depth, ranks):
         """Membership of each rank in layer `depth`, as a bool array."""
-        return self.layer(depth).contains_many(ranks)
+        return self.lookup.contains(depth, ranks)
 
     def depths(self, ranks):
         """The depth of each rank (any order, as int16), -1 for a rank in no layer."""
@@ -186,19 +256,7 @@ class DepthDatabase:
     def positions_at(self, depth, count=None, seed=0):
         """Ranks at a depth: all of them, or `count` drawn at random (reproducibly).  A
         counts-only database draws from the sample it kept (kept(depth) says how many)."""
-        if self.counts_only:
-            self._check_depth(depth)
-            ranks, _ = self.store.sample(depth)
-            if count is None or count >= ranks.size:
-                return ranks
-            rng = np.random.default_rng(seed)
-            return ranks[np.sort(rng.choice(ranks.size, size=count, replace=False))]
-        layer = self.layer(depth)
-        if count is None or count >= layer.count:
-            return layer.ranks()
-        rng = np.random.default_rng(seed)
-        picks = np.sort(rng.choice(layer.count, size=count, replace=False))
-        return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+        return self.lookup.positions_at(depth, count, seed)
 
     def boards_at(self, depth, count=None, seed=0):
         """Board strings at a depth, in rank order: positions_at(depth, count, seed)
@@ -210,10 +268,7 @@ class DepthDatabase:
     def kept(self, depth):
         """How many positions of layer `depth` the database holds: all of them, except in a
         counts-only database (its sample)."""
-        if not self.counts_only:
-            return self.counts[depth]
-        self._check_depth(depth)
-        return self.store.sample(depth)[0].size
+        return self.lookup.kept(depth)
 
     def extent(self):
         """The stored layers in words: 'layers 0..28 of a deeper space' for a partial
@@ -228,7 +283,7 @@ class DepthDatabase:
         rows = []
         cumulative = 0
         for depth in range(self.max_depth + 1):
-            count = self.counts[depth] if self.counts_only else self.layer(depth).count
+            count = self.lookup.count(depth)
             cumulative += count
             rows.append((depth, count, cumulative))
         return rows

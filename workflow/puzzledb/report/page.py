@@ -15,7 +15,15 @@ from puzzledb.errors import PuzzleError
 from puzzledb.query import problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
+from puzzledb.store import COUNTS, LAYERS
 from puzzledb.store.files import write_text
+
+
+# What the page says of a database that keeps less than every layer (config `store:`)
+STORE_NOTES = {
+    COUNTS: "Counts only (<code>store: counts</code>): every layer was counted, not kept; "
+            "the deepest positions and a random sample of each layer were kept.",
+}
 
 
 @dataclass
@@ -34,8 +42,8 @@ class Section:
 
     rows: (depth, count, cumulative); boards: the deepest layer's; plot: its PNG or None;
     symmetry: None or (symmetry summary rows, antipode boards per orbit); note: None or what
-    a partial database stores; declared: where and how the puzzle is defined; counts_only:
-    its database keeps counts only (store: counts)."""
+    a partial database stores; declared: where and how the puzzle is defined; store: what
+    its database keeps (config `store:`; STORE_NOTES says it on the page)."""
     puzzle: object
     declared: str
     rows: list
@@ -44,7 +52,7 @@ class Section:
     symmetry: tuple | None
     note: str | None
     problem_sets: list = field(default_factory=list)
-    counts_only: bool = False
+    store: str = LAYERS
 
 
 def finished_databases(results):
@@ -82,7 +90,7 @@ def read_section(results, puzzle, declared):
     name = puzzle.name
     with DepthDatabase(puzzle, Path(paths.layers(results, name))) as db:
         note = db.extent() if db.partial else None
-        counts_only = db.counts_only
+        store = db.store.kind
     symmetry = None
     orbit_summary = Path(paths.symmetry_summary(results, name))
     orbit_antipodes = Path(paths.symmetry_antipodes(results, name))
@@ -93,7 +101,7 @@ def read_section(results, puzzle, declared):
     return Section(puzzle, declared, analysis.read_summary(paths.summary(results, name)),
                    Path(paths.antipodes(results, name)).read_text().splitlines(),
                    plot if plot.is_file() else None, symmetry, note,
-                   problem_sets(results, name), counts_only)
+                   problem_sets(results, name), store)
 
 
 def write_report(path, results, run_puzzles, declared=None):
@@ -153,10 +161,8 @@ def _section_html(section):
     name = html.escape(puzzle.name)
     parts = [f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>",
              f"<p>Defined {html.escape(section.declared)}</p>"]
-    if section.counts_only:
-        parts.append("<p>Counts only (<code>store: counts</code>): every layer was counted, "
-                     "not kept; the deepest positions and a random sample of each layer "
-                     "were kept.</p>")
+    if section.store in STORE_NOTES:
+        parts.append(f"<p>{STORE_NOTES[section.store]}</p>")
     if note:
         parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                      f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "

@@ -20,7 +20,7 @@ import numpy as np
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import SAMPLES
-from puzzledb.store import COUNTS, LAYERS, integrity
+from puzzledb.store import COUNTS, integrity
 from puzzledb.store.files import atomic_file
 from puzzledb.store.layer import ranks_crc
 from puzzledb.store.layers import LayerInfo, LayerStore
@@ -54,6 +54,8 @@ class CountStore(LayerStore):
     """The counts and samples of one puzzle's layers in one directory."""
 
     kind = COUNTS
+    keeps = "counts only"  # what refusals say it keeps
+    contents = "counts, samples and the deepest positions"  # what `puzzledb info` says
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)
@@ -131,21 +133,3 @@ class CountStore(LayerStore):
                              f"{self.puzzle.name} --repair` removes it") from None
         return VerifiedCounts(self.puzzle.name, len(infos), sum(i.count for i in infos), kept,
                               time.perf_counter() - started)
-
-
-def new_store(kind, directory, puzzle):
-    """The store a build of kind LAYERS or COUNTS writes."""
-    return (CountStore if kind == COUNTS else LayerStore)(directory, puzzle)
-
-
-def stored(directory, puzzle):
-    """The store of the database in `directory`, as its manifest says (a LayerStore when
-    there is no manifest: the reader then says what is missing)."""
-    store = LayerStore(directory, puzzle)
-    if store.manifest_path().exists():
-        try:
-            kind = store.manifest().get("store", LAYERS)
-        except LayerError:
-            return store
-        return new_store(kind, directory, puzzle)
-    return store

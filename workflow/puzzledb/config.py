@@ -14,7 +14,7 @@ import yaml
 from puzzledb import puzzles
 from puzzledb.bfs import select
 from puzzledb.errors import BudgetError, ConfigError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
 SCHEMA = files("puzzledb") / "schemas" / "config.schema.yaml"
@@ -59,9 +59,10 @@ def check_config(config, source="config"):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
-        if config["store"].get(puzzle.name) == COUNTS:
+        store = config["store"].get(puzzle.name, LAYERS)
+        if store != LAYERS:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
-                              f"keeps counts only (store: counts)")
+                              f"keeps {store} only (store: {store})")
     return config
 
 
@@ -103,7 +104,7 @@ def search_plans(config, source="config"):
                                  config["depth_limit"].get(name), store)
             select.check_fits(puzzle, plan, config["memory_mb"])
         except PuzzleError as err:
-            key = "store" if store == COUNTS else "shards"
+            key = "store" if store != LAYERS else "shards"
             raise ConfigError(f"{source}: {key}.{name}: {err}") from None
         except BudgetError as err:
             raise ConfigError(f"{source}: {err}") from None

@@ -90,7 +90,7 @@ class Workflow:
 
     # -- the in-memory build ------------------------------------------------------------------
     def build_mem_mb(self, wildcards):
-        return job_mb(puzzles.get(wildcards.puzzle))
+        return job_mb(puzzles.get(wildcards.puzzle), self.store(wildcards))
 
     def build_threads(self, wildcards):
         small = puzzles.get(wildcards.puzzle).size < ONE_THREAD_STATES

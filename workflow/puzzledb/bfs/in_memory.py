@@ -82,10 +82,11 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
 
     progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer.
     depth_limit: stop after this depth (the manifest then records a partial database).
-    store: what the database keeps, a key of sinks.SINKS (store.LAYERS, every layer's file,
-    or store.COUNTS, counts and samples, store/counts.py); checkpoint_minutes: the time
-    between two checkpoints of a store that has them (0: after every layer)."""
-    need = check_budget(puzzle, memory_mb)
+    store: what the database keeps, a key of sinks.SINKS (store.LAYERS, every layer's file;
+    store.COUNTS, counts and samples, store/counts.py; store.DISTANCES, those and every
+    state's depth, store/distances.py); checkpoint_minutes: the time between two checkpoints
+    of a store that has them (0: after every layer)."""
+    need = check_budget(puzzle, memory_mb, store)
     shown = Progress(puzzle, progress, log)
     sink = SINKS[store](puzzle, directory, shown.finished, log, checkpoint_minutes)
     log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB"
@@ -117,5 +118,5 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     log(f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling")
     return BuildReport(puzzle.name, depth, manifest["total"], sink.resumed_from, seconds,
-                       compile_seconds, search_bytes(puzzle), sink.kind, sink.checkpoints,
-                       sink.checkpoint_seconds)
+                       compile_seconds, search_bytes(puzzle, store), sink.kind,
+                       sink.checkpoints, sink.checkpoint_seconds)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
 from puzzledb.errors import BudgetError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import LAYERS
 
 IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
 FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
@@ -24,27 +24,29 @@ class SearchPlan:
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
     need_mib: float  # what the in-memory search would hold, MiB
-    store: str = LAYERS  # what is kept: every layer (LAYERS), or counts and samples (COUNTS)
+    store: str = LAYERS  # what is kept: every layer (LAYERS), counts (COUNTS), distances
 
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
     sharded, or when a depth limit is given and the in-memory search would exceed the
     budget; else the in-memory search.  PuzzleError when the frontier search is chosen for a
-    puzzle it cannot search (moves that cannot be undone, and not graded), and for a
-    counts-only store (store COUNTS: the in-memory search only, of an ungraded puzzle)."""
+    puzzle it cannot search (moves that cannot be undone, and not graded), and for a store
+    other than LAYERS (COUNTS, DISTANCES: the in-memory search only, of an ungraded
+    puzzle)."""
     if not puzzle.ranks_fit:
         raise PuzzleError(f"{puzzle.name}: {puzzle.rank_space()}, too many to rank in 64 "
                           f"bits: no depth database; its positions are solved by tree search "
                           f"with its additive pattern databases (snakemake pdbs)")
-    need = search_mib(puzzle)
-    if store == COUNTS:
+    need = search_mib(puzzle, store)
+    if store != LAYERS:  # counts, distances: what the in-memory two-bit search keeps
         if shards:
-            raise PuzzleError(f"{puzzle.name}: store: counts is the in-memory search's; "
+            raise PuzzleError(f"{puzzle.name}: store: {store} is the in-memory search's; "
                               f"sharded builds keep layers")
         if puzzle.graded:
-            raise PuzzleError(f"{puzzle.name}: store: counts is for ungraded puzzles")
-        return SearchPlan(IN_MEMORY, depth_limit, None, need, COUNTS)
+            raise PuzzleError(f"{puzzle.name}: store: {store} is for ungraded puzzles (a "
+                              f"graded search holds two levels, not the space)")
+        return SearchPlan(IN_MEMORY, depth_limit, None, need, store)
     if shards:
         segments = int(shards)
     elif depth_limit is not None and need > memory_mb:
@@ -64,8 +66,8 @@ def check_fits(puzzle, plan, memory_mb):
         raise BudgetError(
             f"{puzzle.name} needs {plan.need_mib:,.0f} MiB for its in-memory search, more "
             f"than memory_mb: {memory_mb}; "
-            + ("raise memory_mb (store: counts keeps the in-memory search)"
-               if plan.store == COUNTS else
+            + (f"raise memory_mb (store: {plan.store} keeps the in-memory search)"
+               if plan.store != LAYERS else
                "give it a depth_limit (a partial database, built sparse) or shards, or "
                "raise memory_mb"))
 

@@ -8,6 +8,8 @@ so that it never asks which store it fills:
     CountSink   keeps the layer's count and a sample of its states (store/counts.py), and
                 saves the whole search every few minutes (checkpoint.py) in the same thread;
                 a rerun resumes from the last checkpoint
+    DistanceSink  the same, on a search that ends with every state's depth as a label in
+                its two bits (distances.py), and writes that table (store/distances.py)
 
 The engine's side, in order: search = sink.new_search(); depth = sink.open(search) (resume,
 or start from the goals: that layer is then current in the search); for each depth
@@ -21,10 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from puzzledb.bfs import checkpoint
+from puzzledb.bfs.distances import depth_search
 from puzzledb.bfs.searches import GradedSearch, TwoBitSearch
 from puzzledb.errors import PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, CountStore
+from puzzledb.store.distances import DistanceStore
 from puzzledb.store.layers import LayerStore
 
 
@@ -162,14 +166,45 @@ class CountSink(LayerSink):
 
     def finish(self, search, stopped, **extra):
         """The deepest layer kept whole (up to DEEPEST_STATES: its antipodes) unless a depth
-        limit stopped the search, samples.h5 and the manifest; the checkpoint removed."""
+        limit stopped the search, the store's last files, samples.h5 and the manifest; the
+        checkpoint removed."""
         if not stopped:
             last = self.infos[-1]
             self.infos[-1] = self.store.keep_layer(
                 last.depth, last.count, search.pick(last.depth, last.count, DEEPEST_STATES))
+        self.write_table(search)
         manifest = self.store.write_manifest(self.infos, checkpoints=self.checkpoints, **extra)
         checkpoint.remove(self.directory)
         return manifest
 
+    def write_table(self, search):
+        """What the store keeps of the search's array at the end: nothing here."""
 
-SINKS = {sink.kind: sink for sink in (LayerSink, CountSink)}  # config `store:` -> its sink
+
+class DistanceSink(CountSink):
+    """As CountSink, on a search whose two bits end as each state's depth label
+    (distances.py), which it writes as the table (store/distances.py) before the manifest."""
+
+    kind = DISTANCES
+    store_class = DistanceStore
+    says = ", keeping counts and distances"
+
+    def new_search(self):
+        return depth_search(self.puzzle)
+
+    def keep(self, depth, count, search):
+        """As CountSink's; a search whose checkpoint cannot be written while it expands
+        (checkpoint_beside false) waits for it."""
+        super().keep(depth, count, search)
+        if not search.checkpoint_beside:
+            self.settle()
+
+    def write_table(self, search):
+        labels = search.labels()
+        began = time.perf_counter()
+        entry = self.store.write_table(search.state.words, labels)
+        self.log(f"{self.puzzle.name}: distance table ({entry['bytes'] / 2**30:,.2f} GiB, "
+                 f"depth modulo {labels.modulus}) written in {time.perf_counter() - began:.1f} s")
+
+
+SINKS = {sink.kind: sink for sink in (LayerSink, CountSink, DistanceSink)}  # by `store:`

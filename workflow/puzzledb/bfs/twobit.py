@@ -21,7 +21,6 @@ import numba
 import numpy as np
 from numba import prange
 
-from puzzledb.bfs.checkpoint import aligned_words
 from puzzledb.bfs.memory import TWOBIT_EXTRACT_SUBS
 from puzzledb.compiled import jit, neighbours
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
@@ -35,7 +34,8 @@ from puzzledb.expansion import (
     sub_blocks,
     twobit_words,
 )
-from puzzledb.expansion.words import cur_lanes, mark_next, units_active
+from puzzledb.expansion.words import colour_lanes, cur_lanes, mark_next, units_active
+from puzzledb.store.direct import aligned_words
 
 CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
 SERIAL_SUBS = 64  # a relabelling of fewer sub-blocks than this does not wake the threads
@@ -56,6 +56,12 @@ class StateArray:
         self.next_flags = np.zeros_like(self.cur_flags)
         self.cur_counts = np.zeros(self.cur_flags.size, dtype=np.uint32)  # set by relabel
         self.buffer = np.empty(TWOBIT_EXTRACT_SUBS * SUB_STATES, dtype=np.uint64)
+        # how NEXT is marked and which CUR states are expanded: Korf's codes unless a search
+        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py)
+        self.mark = ONE
+        self.colour = np.int64(-1)
+        self.run_length = np.int64(max(self.size, 1))
+        self.colours = np.zeros(1, dtype=np.uint8)
 
     def mark_current(self, ranks):
         """Make the ranks (uint64) CUR: the goal layer, or the last layer of a resume."""
@@ -242,10 +248,12 @@ def count_code(a, code):
 
 
 @jit(parallel=True)
-def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size):
-    """Mark NEXT every UNSEEN neighbour of every CUR state, the neighbours from the puzzle's
-    kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the number
-    of states marked by the sub-block k's states."""
+def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size, mark,
+           colour, run, colours):
+    """Mark NEXT (code `mark`) every UNSEEN neighbour of every CUR state (of `colour`, when
+    not negative: words.colour_lanes), the neighbours from the puzzle's kernel
+    (compiled.neighbours, chosen by the type of the tables); found[k] is the number of
+    states marked by the sub-block k's states."""
     for k in prange(cur_flags.size):
         found[k] = 0
         if not cur_flags[k]:
@@ -254,13 +262,13 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size)
         work = np.empty(work_size, np.int64)
         new = 0
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
-            lanes = cur_lanes(a[w])
+            lanes = cur_lanes(a[w]) & colour_lanes(w, run, colours, colour)
             while lanes:
                 r = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE
                 n = neighbours(r, level, out, work, tables)
                 for j in range(n):
-                    new += mark_next(a, next_flags, out[j])
+                    new += mark_next(a, next_flags, out[j], mark)
         found[k] = new
 
 
@@ -281,7 +289,8 @@ class NeighboursExpansion:
         if self.found is None or self.found.size != state.cur_flags.size:
             self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
         state.run(expand, state.words, state.cur_flags, state.next_flags, self.found,
-                  np.int64(level), self.tables, self.max_moves, self.work_size)
+                  np.int64(level), self.tables, self.max_moves, self.work_size, state.mark,
+                  state.colour, state.run_length, state.colours)
         return int(self.found.sum())
 
 

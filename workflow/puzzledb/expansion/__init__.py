@@ -13,7 +13,12 @@ bits 2(r & 31) (y, the low bit) and 2(r & 31) + 1 (x):
 
 An expansion of depth d reads the CUR states and only ever turns UNSEEN into NEXT
 (words.mark_next and its kin), so that the engine can relabel between depths and count a
-layer exactly however many threads race.  The array is cut into sub-blocks of SUB_WORDS
+layer exactly however many threads race.  A search that keeps every state's depth (the
+distances store, bfs/distances.py) may code NEXT as 11 too, for a puzzle whose moves flip a
+colouring of its states: the layer found and the layer expanded are then told apart by
+their colours, and an expansion marks with ExpansionState.mark and expands only the CUR
+states of ExpansionState.colour (words.colour_lanes; a family's sweep over runs of one
+colour, such as a sliding puzzle's plane, may test the run's colour instead).  The array is cut into sub-blocks of SUB_WORDS
 words (SUB_STATES states); a flag byte per sub-block says whether it holds a CUR state
 (cur_flags, which an expansion may use to skip work) or a NEXT state (next_flags, which
 marking NEXT sets).
@@ -67,6 +72,10 @@ class ExpansionState(Protocol):
     words: np.ndarray  # uint64, twobit_words(size) long: the states, laid out as above
     cur_flags: np.ndarray  # uint8 per sub-block: 1 if it holds a CUR state (read only)
     next_flags: np.ndarray  # uint8 per sub-block: set to 1 where a state is marked NEXT
+    mark: np.uint64  # the code a state marked NEXT takes: 1 (01), or 3 (11, see above)
+    colour: np.int64  # the colour of the CUR states (11 of another colour are NEXT); -1: any
+    run_length: np.int64  # the ranks are coloured in runs of this many (Puzzle.parity_run)
+    colours: np.ndarray  # uint8 per run: its colour (Puzzle.move_parity)
 
     def run(self, kernel, *args):
         """Call kernel(*args), a parallel (prange) kernel, with the engine's scheduling of

@@ -1,9 +1,10 @@
 """Queries answered from a finished depth database: distance, an optimal solution, the number
 of optimal solutions, positions at a given depth.
 
-Everything here reads layers through the store; nothing reaches into the engine.  For a
-reversible puzzle a state at depth d has a neighbour at depth d-1, so descending the layers
-gives an optimal solution, and summing over those neighbours counts all of them.  `descend`
+Everything here reads the database through its store; nothing reaches into the engine.  For
+a reversible puzzle a state at depth d has a neighbour at depth d-1, so descending the
+layers (or a distance table's labels) gives an optimal solution, and summing over those
+neighbours counts all of them.  `descend`
 and `depths_of` work on any set of layers that answers contains(depth, ranks): the stored
 database here, or the goal layers held in memory by matching.py.
 """
@@ -14,7 +15,7 @@ import numpy as np
 
 from puzzledb import paths, puzzles
 from puzzledb.errors import BoardError, LayerError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.kinds import stored
 
 
@@ -50,6 +51,7 @@ class LayerLookup:
     """A layer store's answers: every layer's file, opened when first asked for."""
 
     refusal = None  # every query can be answered
+    walks = False  # whether routes are walks down a table (quick enough for solve --batch)
 
     def __init__(self, db):
         self.db = db
@@ -69,6 +71,14 @@ class LayerLookup:
 
     def contains(self, depth, ranks):
         return self.layer(depth).contains_many(ranks)
+
+    below = contains  # of a state's neighbours, those one layer nearer the goal
+
+    def depths(self, ranks):
+        return depths_of(ranks, self.contains, range(self.db.max_depth + 1))
+
+    def route(self, rank, depth):
+        return descend(self.db.puzzle, rank, depth, self.contains)
 
     def positions_at(self, depth, count, seed):
         layer = self.layer(depth)
@@ -95,6 +105,8 @@ class SampleLookup:
     """A counts store's answers (store/counts.py): the manifest's counts and the sample
     kept of each layer; what needs the layers is refused in one line."""
 
+    walks = False
+
     def __init__(self, db):
         self.db = db
         store = db.store
@@ -106,6 +118,14 @@ class SampleLookup:
         raise PuzzleError(f"{self.db.puzzle.name}: {self.refusal}")
 
     def contains(self, depth, ranks):
+        return self.layer(depth)
+
+    below = contains
+
+    def depths(self, ranks):
+        return self.layer(0)
+
+    def route(self, rank, depth):
         return self.layer(depth)
 
     def positions_at(self, depth, count, seed):
@@ -128,7 +148,59 @@ class SampleLookup:
         pass
 
 
-LOOKUPS = {LAYERS: LayerLookup, COUNTS: SampleLookup}  # a store's kind -> its answers
+class TableLookup(SampleLookup):
+    """A distances store's answers (store/distances.py): the counts store's, and each
+    position's depth from its label in the table, memory-mapped: a walk down the labels
+    (bfs/labels.py) is an optimal route, its length the distance."""
+
+    walks = True
+
+    def __init__(self, db):
+        super().__init__(db)
+        self.refusal = None  # every query but those of layer files
+        self.table = db.store.table()
+        self._walker = None
+
+    @property
+    def walker(self):
+        if self._walker is None:  # loads numba: only when a query walks
+            from puzzledb.bfs.labels import Walker
+
+            self._walker = Walker(self.db.puzzle, self.table.words, self.table.labels)
+        return self._walker
+
+    def layer(self, depth):
+        raise PuzzleError(f"{self.db.puzzle.name}: this database keeps distances (store: "
+                          f"distances), not the layer files this query reads")
+
+    def depths(self, ranks):
+        """Each rank's depth, the length of its walk (-1: never reached)."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        residues = self.walker.residues(ranks)
+        found = np.full(ranks.size, -1, dtype=np.int16)
+        for residue in np.unique(residues[residues >= 0]):
+            mine = residues == residue
+            found[mine] = self.walker.lengths(ranks[mine], residue, self.db.max_depth)
+        return found
+
+    def contains(self, depth, ranks):
+        return self.depths(ranks) == depth
+
+    def below(self, depth, ranks):
+        """Of a state's neighbours, those one layer nearer the goal (layer `depth`): the
+        labels alone tell them from the rest, whose depths are depth + 1 and depth + 2."""
+        return self.walker.residues(ranks) == depth % self.table.labels.modulus
+
+    def route(self, rank, depth):
+        path = self.walker.route(rank, depth)
+        if path is None or len(path) != depth + 1:
+            raise LayerError(f"{self.db.puzzle.name}: the walk from state {rank} down the "
+                             f"distance table does not end at a goal in {depth} moves; the "
+                             f"table is inconsistent")
+        return path
+
+
+LOOKUPS = {LAYERS: LayerLookup, COUNTS: SampleLookup, DISTANCES: TableLookup}  # by kind
 
 
 class DepthDatabase:
@@ -137,7 +209,9 @@ class DepthDatabase:
     What it answers depends on its store (LOOKUPS): a layer store everything; a counts-only
     database (store: counts, store/counts.py) what its manifest and samples hold (summary,
     positions_at from the sample, the deepest positions), and refuses in one line what
-    needs the layers (contains, distance, solutions: `refusal` says why)."""
+    needs the layers (contains, distance, solutions: `refusal` says why); a distances
+    database (store/distances.py) the same as a counts-only one, and distances, solutions
+    and their number from its table."""
 
     def __init__(self, puzzle, directory):
         self.puzzle = puzzle
@@ -182,7 +256,7 @@ class DepthDatabase:
 
     def depths(self, ranks):
         """The depth of each rank (any order, as int16), -1 for a rank in no layer."""
-        return depths_of(ranks, self.contains, range(self.max_depth + 1))
+        return self.lookup.depths(ranks)
 
     # -- single positions --------------------------------------------------------------
     def locate(self, board_text):
@@ -194,9 +268,9 @@ class DepthDatabase:
         if self.puzzle.graded:  # the grading fixes the layer
             level = self.puzzle.level_of(board)
             depths = [level] if 0 <= level <= self.max_depth else []
+            depth = int(depths_of([rank], self.contains, depths)[0])
         else:
-            depths = range(self.max_depth + 1)
-        depth = int(depths_of([rank], self.contains, depths)[0])
+            depth = int(self.depths([rank])[0])
         if depth < 0 and self.partial:
             return rank, None
         if depth < 0:
@@ -229,7 +303,7 @@ class DepthDatabase:
         """An optimal solution: the ranks from the board to a goal, one per move."""
         self._require_reversible()
         rank, depth = self._within(board_text)
-        return descend(self.puzzle, rank, depth, self.contains)
+        return self.lookup.route(rank, depth)
 
     def solve(self, board_text):
         """An optimal solution as board strings, the start first and a goal last."""
@@ -243,7 +317,7 @@ class DepthDatabase:
         for d in range(depth, 0, -1):
             sources = list(ways.items())
             near = [self.puzzle.neighbours(r) for r, _ in sources]
-            inside = iter(self.contains(d - 1, np.concatenate(near).astype(np.uint64)))
+            inside = iter(self.lookup.below(d - 1, np.concatenate(near).astype(np.uint64)))
             following = {}
             for (_, w), ranks in zip(sources, near):
                 for n in ranks:

@@ -15,7 +15,7 @@ from puzzledb.errors import PuzzleError
 from puzzledb.query import problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.files import write_text
 
 
@@ -23,6 +23,11 @@ from puzzledb.store.files import write_text
 STORE_NOTES = {
     COUNTS: "Counts only (<code>store: counts</code>): every layer was counted, not kept; "
             "the deepest positions and a random sample of each layer were kept.",
+    DISTANCES: "Distances (<code>store: distances</code>): every layer was counted, not "
+               "kept; the deepest positions, a random sample of each layer and every "
+               "position's depth in two bits (modulo 3, or 4 by its colour) were kept, from "
+               "which <code>puzzledb distance</code>, <code>solve</code> and "
+               "<code>count</code> answer.",
 }
 
 

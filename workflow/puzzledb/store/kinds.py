@@ -3,11 +3,12 @@ each, and the store of a finished database as its manifest says (`puzzledb verif
 queries).  What each keeps: store/__init__.py."""
 
 from puzzledb.errors import LayerError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.counts import CountStore
+from puzzledb.store.distances import DistanceStore
 from puzzledb.store.layers import LayerStore
 
-STORE_CLASSES = {LAYERS: LayerStore, COUNTS: CountStore}
+STORE_CLASSES = {LAYERS: LayerStore, COUNTS: CountStore, DISTANCES: DistanceStore}
 
 
 def stored(directory, puzzle):

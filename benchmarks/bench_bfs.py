@@ -249,8 +249,9 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle; best is shown")
     parser.add_argument("--config", default="", help="a config file with define: puzzles")
-    parser.add_argument("--store", default="layers", choices=("layers", "counts"),
-                        help="what the builds keep (counts: no layer files, checkpoints)")
+    parser.add_argument("--store", default="layers", choices=("layers", "counts", "distances"),
+                        help="what the builds keep (counts, distances: no layer files, "
+                             "checkpoints; bench_distances.py compares the two)")
     parser.add_argument("--memory-mb", type=int, default=8000)
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument("--scratch", default=None,

@@ -119,7 +119,7 @@ def _parser():
                         "checkpoints itself (a rerun resumes from the last checkpoint); "
                         "distances: the same, and every position's depth modulo 3 (or 4) in "
                         "two bits, one file (distance, solve and count answer from it; "
-                        "`puzzledb info` gives its size)")
+                        "`puzzledb info <puzzle>` gives its size)")
     p.add_argument("--checkpoint-minutes", type=float, default=default["checkpoint_minutes"],
                    metavar="M", help=f"--store counts or distances: minutes between "
                                      f"checkpoints (default {default['checkpoint_minutes']:g}; "

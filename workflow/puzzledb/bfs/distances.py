@@ -40,8 +40,8 @@ from puzzledb.bfs.memory import LIST_STATES, SAMPLE_DRAWS
 from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import lowest_bit, popcount
-from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_WORDS
-from puzzledb.expansion.words import colour_lanes, cur_lanes
+from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_STATES, SUB_WORDS
+from puzzledb.expansion.words import colour_lanes, colour_of_block, cur_lanes
 from puzzledb.store import label_modulus
 from puzzledb.store.distances import Labels
 
@@ -57,12 +57,15 @@ def recode(a, subs, run, colours, colour, code, counts, flags):
     for i in prange(subs.size):
         k = subs[i]
         left = 0
+        whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours, colour)
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
             v = a[w]
             lanes = cur_lanes(v)
             if lanes == 0:
                 continue
-            mine = lanes & colour_lanes(w, run, colours, colour)
+            mine = lanes if whole == 1 else np.uint64(0)
+            if whole < 0:
+                mine = lanes & colour_lanes(w, run, colours, colour)
             if mine:
                 a[w] = (v & ~(mine * np.uint64(3))) | (mine * code)
             left += popcount(lanes & ~mine)
@@ -139,14 +142,22 @@ class ColourSearch(TwoBitSearch):
 
 
 @jit(parallel=True)
-def rotate(a):
-    """Every seen state's code one step on: 01 -> 11, 11 -> 10, 10 -> 01 (00 stays)."""
-    for w in prange(a.size):
-        v = a[w]
-        if v:
-            y = v & LANES
-            x = (v >> ONE) & LANES
-            a[w] = (y << ONE) | (x ^ y)
+def rotate(a, flags, counts):
+    """Every seen state's code one step on: 01 -> 11, 11 -> 10, 10 -> 01 (00 stays); in each
+    sub-block k flagged, counts[k] the states coded 11 after (flags[k]: whether any)."""
+    for k in prange(flags.size):
+        found = 0
+        for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
+            v = a[w]
+            if v:
+                y = v & LANES
+                x = (v >> ONE) & LANES
+                v = (y << ONE) | (x ^ y)
+                a[w] = v
+                found += popcount(cur_lanes(v))
+        if flags[k]:
+            counts[k] = found
+            flags[k] = 1 if found else 0
 
 
 @jit(parallel=True)
@@ -210,7 +221,7 @@ class CycleSearch(TwoBitSearch):
         super().warm_up()
         words, counts, flags = np.zeros(SUB_WORDS, np.uint64), np.zeros(1, np.uint32), \
             np.zeros(1, np.uint8)
-        rotate(words)
+        rotate(words, flags, counts)
         count_current(words, np.zeros(1, np.int64), counts, flags)
         listed = np.empty(1, np.uint64)
         marked(words, listed[:list_unseen(words, 1, listed)])
@@ -235,11 +246,9 @@ class CycleSearch(TwoBitSearch):
 
     def advance(self):
         state = self.state
-        rotate(state.words)
         state.cur_flags[:] = state.next_flags
         state.next_flags[:] = 0
-        count_current(state.words, np.flatnonzero(state.cur_flags), state.cur_counts,
-                      state.cur_flags)
+        rotate(state.words, state.cur_flags, state.cur_counts)
         self.depth += 1
         self.found = (None if self.unseen is None
                       else self.unseen[marked(state.words, self.unseen)])
@@ -261,22 +270,27 @@ class CycleSearch(TwoBitSearch):
     def _walked(self, depth, count, want, candidates, rng):
         """`want` states of the layer drawn at random among the candidates (the states of
         its code in the sub-blocks it flagged, `count` of them the layer's), each kept when
-        its walk down is `depth` long: the first `want` so kept, in the order drawn, in
-        blocks of about as many as should hold them; fewer if SAMPLE_DRAWS draws do not."""
+        its walk down is `depth` long: the first `want` so kept, in the order drawn.  As
+        many are drawn as should hold half as many again, more (up to SAMPLE_DRAWS in all)
+        if they do not."""
+        most = min(candidates, SAMPLE_DRAWS)
+        draws = rng.choice(candidates, replace=False,
+                           size=min(most, int(1.5 * want * candidates / count) + 1024))
+        kept = self._walked_from(draws, depth)
+        if kept.size < want and draws.size < most:
+            more = rng.choice(candidates, size=most, replace=False)
+            more = more[~np.isin(more, draws)][:most - draws.size]
+            kept = np.concatenate([kept, self._walked_from(more, depth)])
+        return np.sort(kept[:want])
+
+    def _walked_from(self, positions, depth):
+        """The ranks of the current code's states at `positions` (in the order given) whose
+        walks down are `depth` long."""
+        order = np.argsort(positions)
+        ranks = np.empty(positions.size, dtype=np.uint64)
+        ranks[order] = self.state.pick_current(positions[order])
         walker = Walker(self.puzzle, self.state.words, self.labels())
-        draws = rng.choice(candidates, size=min(candidates, SAMPLE_DRAWS), replace=False)
-        block = int(1.25 * want * candidates / count) + 256
-        kept, found = [], 0
-        for first in range(0, draws.size, block):
-            chunk = draws[first:first + block]
-            order = np.argsort(chunk)
-            ranks = np.empty(chunk.size, dtype=np.uint64)
-            ranks[order] = self.state.pick_current(chunk[order])
-            kept.append(ranks[walker.lengths(ranks, depth % 3, depth) == depth])
-            found += kept[-1].size
-            if found >= want:
-                break
-        return np.sort(np.concatenate(kept)[:want])
+        return ranks[walker.lengths(ranks, depth % 3, depth) == depth]
 
     def resume(self, directory, header):
         samples = checkpoint.read(directory, header, self.state.words)

@@ -10,6 +10,9 @@ from numba import prange
 from puzzledb.compiled import jit, neighbours
 from puzzledb.expansion import ONE
 
+FEW = 16  # walks done one after the other in the caller's thread, not in the threads
+WALK_BLOCK = 256  # walks a thread takes at a time
+
 
 @jit(inline="always")
 def code_of(a, r):
@@ -22,9 +25,14 @@ def walk(a, rank, residue, codes, goals, tables, max_moves, work_size, path):
     smallest neighbour coded codes[(depth - 1) % modulus], written to path[1], path[2], ...
     (path[0] = rank); the number of steps, or -1 when a state has no such neighbour or the
     walk is longer than path allows (the labels are not those of a finished search)."""
+    return walk_with(a, rank, residue, codes, goals, tables, path,
+                     np.empty(max_moves, np.int64), np.empty(work_size, np.int64))
+
+
+@jit(inline="always")
+def walk_with(a, rank, residue, codes, goals, tables, path, out, work):
+    """walk, with the arrays for the neighbours kernel given (out, work)."""
     modulus = codes.size
-    out = np.empty(max_moves, np.int64)
-    work = np.empty(work_size, np.int64)
     path[0] = rank
     steps = 0
     r = rank
@@ -50,13 +58,17 @@ def walk(a, rank, residue, codes, goals, tables, max_moves, work_size, path):
 
 @jit(parallel=True)
 def walk_lengths(a, ranks, residue, codes, goals, tables, max_moves, work_size, longest):
-    """The length of the walk from each rank (all of one residue), -1 where it fails."""
-    out = np.empty(ranks.size, np.int64)
-    for i in prange(ranks.size):
+    """The length of the walk from each rank (all of one residue), -1 where it fails; the
+    ranks in blocks of WALK_BLOCK, each block's arrays made once."""
+    lengths = np.empty(ranks.size, np.int64)
+    for b in prange((ranks.size + WALK_BLOCK - 1) // WALK_BLOCK):
         path = np.empty(longest + 2, np.int64)
-        out[i] = walk(a, np.int64(ranks[i]), residue, codes, goals, tables, max_moves,
-                      work_size, path)
-    return out
+        out = np.empty(max_moves, np.int64)
+        work = np.empty(work_size, np.int64)
+        for i in range(b * WALK_BLOCK, min(ranks.size, (b + 1) * WALK_BLOCK)):
+            lengths[i] = walk_with(a, np.int64(ranks[i]), residue, codes, goals, tables,
+                                   path, out, work)
+    return lengths
 
 
 class Walker:
@@ -99,7 +111,26 @@ class Walker:
         return None if steps < 0 else [int(r) for r in path[:steps + 1]]
 
     def lengths(self, ranks, residue, longest):
-        """The walks' lengths from ranks of one residue (-1: none)."""
-        return walk_lengths(self.words, np.asarray(ranks, dtype=np.uint64),
-                            np.int64(residue), self.codes, self.goals, self.tables,
-                            self.max_moves, self.work_size, np.int64(longest))
+        """The walks' lengths from ranks of one residue (-1: none): in threads for many, in
+        this one for a few (a query's)."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        if ranks.size <= FEW:
+            path = np.empty(longest + 2, np.int64)
+            return np.array([walk(self.words, np.int64(r), np.int64(residue), self.codes,
+                                  self.goals, self.tables, self.max_moves, self.work_size,
+                                  path) for r in ranks], dtype=np.int64)
+        return walk_lengths(self.words, ranks, np.int64(residue), self.codes, self.goals,
+                            self.tables, self.max_moves, self.work_size, np.int64(longest))
+
+    def load(self):
+        """Load the compiled walks without reading the table (benchmarks of cold queries):
+        walks from a goal, which end before they read, over a stand-in of the table's
+        type."""
+        stand_in = np.zeros(1, dtype=self.words.dtype)
+        stand_in.flags.writeable = self.words.flags.writeable
+        saved, self.words = self.words, stand_in
+        try:
+            self.lengths(self.goals[:1], 0, 0)
+            self.lengths(np.repeat(self.goals[:1], FEW + 1), 0, 0)
+        finally:
+            self.words = saved

@@ -32,7 +32,7 @@ TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
 # the unseen states listed before an expansion once at most LIST_STATES are left, and the
 # positions drawn to sample a layer (at most SAMPLE_DRAWS, 64 for each of the 4,096 states
 # a sample keeps: store/counts.py), with the ranks and lengths of their walks.
-LIST_STATES = 1 << 20
+LIST_STATES = 1 << 23
 SAMPLE_DRAWS = 64 * 4096
 
 # What a search process holds besides its search: the interpreter, numpy, numba, h5py and
@@ -78,7 +78,7 @@ def distance_search_bytes(puzzle):
     last unseen states and a layer's draws, their ranks, positions and walks' lengths."""
     if label_modulus(puzzle) == 4:
         return -(-puzzle.size // puzzle.parity_run())
-    return 8 * LIST_STATES + 24 * SAMPLE_DRAWS
+    return 8 * min(LIST_STATES, puzzle.size) + 24 * SAMPLE_DRAWS
 
 
 def search_mib(puzzle, store=LAYERS):

@@ -34,7 +34,13 @@ from puzzledb.expansion import (
     sub_blocks,
     twobit_words,
 )
-from puzzledb.expansion.words import colour_lanes, cur_lanes, mark_next, units_active
+from puzzledb.expansion.words import (
+    colour_lanes,
+    colour_of_block,
+    cur_lanes,
+    mark_next,
+    units_active,
+)
 from puzzledb.store.direct import aligned_words
 
 CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
@@ -261,8 +267,13 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size,
         out = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         new = 0
+        whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours, colour)
+        if whole == 0:  # no CUR state of this colour: the 11 states here are NEXT
+            continue
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
-            lanes = cur_lanes(a[w]) & colour_lanes(w, run, colours, colour)
+            lanes = cur_lanes(a[w])
+            if whole < 0:
+                lanes &= colour_lanes(w, run, colours, colour)
             while lanes:
                 r = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE

@@ -37,6 +37,20 @@ def lanes_within(lanes, w, lo, hi):
 
 
 @jit(inline="always")
+def colour_of_block(first, stop, run, colours, colour):
+    """Whether the ranks [first, stop) are all of `colour` (1), none of them (0) or some
+    (-1: ask colour_lanes word by word); 1 when colour is negative (no colouring).  Asked
+    once per sub-block, it spares the words of a run two divisions each."""
+    if colour < 0:
+        return 1
+    last = colours.size - 1
+    k0 = min(first // run, last)
+    if k0 == min((stop - 1) // run, last):
+        return 1 if colours[k0] == colour else 0
+    return -1
+
+
+@jit(inline="always")
 def colour_lanes(w, run, colours, colour):
     """The y-lanes of word w whose states are of `colour`, the ranks coloured in runs of
     `run` (colours[k]: the colour of ranks [k run, (k + 1) run)); every lane when colour is

@@ -20,6 +20,7 @@ bytes and CRC-32 too, and `verify` reads it all back against them.
 """
 
 import json
+import mmap
 import os
 import struct
 from dataclasses import dataclass
@@ -145,7 +146,8 @@ def read_header(path):
 
 
 class DistanceTable:
-    """A finished table, memory-mapped: `words` (uint64, the layout above), `labels`."""
+    """A finished table, memory-mapped: `words` (uint64, read-only, the layout above),
+    `labels`."""
 
     def __init__(self, path, puzzle, listed):
         header, offset = read_header(path)
@@ -164,8 +166,14 @@ class DistanceTable:
         self.crc32 = int(listed["crc32"])
         self.labels = Labels(int(header["modulus"]), tuple(header["codes"]),
                              header["goal_colour"])
-        self.words = np.asarray(np.memmap(path, dtype="<u8", mode="r", offset=offset,
-                                          shape=(words,)))
+        with open(path, "rb") as f:
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        # a walk reads a page here and there: without this advice every page fault also
+        # reads ahead the pages around it (128 KiB), and a cold distance of eleven took
+        # 60 to 84 ms instead of 8 to 17 (docs/benchmarks.md)
+        if hasattr(mapped, "madvise"):
+            mapped.madvise(mmap.MADV_RANDOM)
+        self.words = np.frombuffer(mapped, dtype="<u8", count=words, offset=offset)
         self.offset = offset
 
     def codes(self, ranks):

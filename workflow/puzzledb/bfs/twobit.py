@@ -63,11 +63,12 @@ class StateArray:
         self.cur_counts = np.zeros(self.cur_flags.size, dtype=np.uint32)  # set by relabel
         self.buffer = np.empty(TWOBIT_EXTRACT_SUBS * SUB_STATES, dtype=np.uint64)
         # how NEXT is marked and which CUR states are expanded: Korf's codes unless a search
-        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py)
-        self.mark = ONE
+        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py); None
+        # compiles the kernels with Korf's codes folded in
+        self.mark = None
         self.colour = np.int64(-1)
         self.run_length = np.int64(max(self.size, 1))
-        self.colours = np.zeros(1, dtype=np.uint8)
+        self.colours = None
 
     def mark_current(self, ranks):
         """Make the ranks (uint64) CUR: the goal layer, or the last layer of a resume."""
@@ -256,10 +257,11 @@ def count_code(a, code):
 @jit(parallel=True)
 def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size, mark,
            colour, run, colours):
-    """Mark NEXT (code `mark`) every UNSEEN neighbour of every CUR state (of `colour`, when
-    not negative: words.colour_lanes), the neighbours from the puzzle's kernel
-    (compiled.neighbours, chosen by the type of the tables); found[k] is the number of
-    states marked by the sub-block k's states."""
+    """Mark NEXT (code `mark`; None: 01) every UNSEEN neighbour of every CUR state (of
+    `colour`, given the runs' colours: words.colour_lanes), the neighbours from the
+    puzzle's kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the
+    number of states marked by the sub-block k's states."""
+    code = ONE if mark is None else mark
     for k in prange(cur_flags.size):
         found[k] = 0
         if not cur_flags[k]:
@@ -267,7 +269,10 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size,
         out = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         new = 0
-        whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours, colour)
+        whole = 1
+        if colours is not None:
+            whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours,
+                                    colour)
         if whole == 0:  # no CUR state of this colour: the 11 states here are NEXT
             continue
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
@@ -279,7 +284,7 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size,
                 lanes &= lanes - ONE
                 n = neighbours(r, level, out, work, tables)
                 for j in range(n):
-                    new += mark_next(a, next_flags, out[j], mark)
+                    new += mark_next(a, next_flags, out[j], code)
         found[k] = new
 
 

@@ -72,10 +72,12 @@ class ExpansionState(Protocol):
     words: np.ndarray  # uint64, twobit_words(size) long: the states, laid out as above
     cur_flags: np.ndarray  # uint8 per sub-block: 1 if it holds a CUR state (read only)
     next_flags: np.ndarray  # uint8 per sub-block: set to 1 where a state is marked NEXT
-    mark: np.uint64  # the code a state marked NEXT takes: 1 (01), or 3 (11, see above)
-    colour: np.int64  # the colour of the CUR states (11 of another colour are NEXT); -1: any
+    mark: np.uint64 | None  # the code a state marked NEXT takes: 3 (11, see above); None:
+    #                         01, Korf's NEXT (a kernel compiled for None folds it in)
+    colour: np.int64  # with colours: the colour of the CUR states (11 of another are NEXT)
     run_length: np.int64  # the ranks are coloured in runs of this many (Puzzle.parity_run)
-    colours: np.ndarray  # uint8 per run: its colour (Puzzle.move_parity)
+    colours: np.ndarray | None  # uint8 per run: its colour (Puzzle.move_parity); None: no
+    #                             colouring, every 11 state is CUR
 
     def run(self, kernel, *args):
         """Call kernel(*args), a parallel (prange) kernel, with the engine's scheduling of

@@ -225,15 +225,16 @@ def plane_unit(t, b):
 @jit(parallel=True)
 def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop,
                   mark, colour, colours):
-    """Mark NEXT (code `mark`) every UNSEEN neighbour of every CUR state; found[u] is the
-    number marked from unit u.  A plane is one run of the colouring (parity_run): when
-    colour is not negative, only the planes of that colour hold CUR states
+    """Mark NEXT (code `mark`, None: 01) every UNSEEN neighbour of every CUR state; found[u]
+    is the number marked from unit u.  A plane is one run of the colouring (parity_run):
+    given the runs' colours (not None), only the planes of `colour` hold CUR states
     (expansion.ExpansionState)."""
     width = t.width
     plane = t.plane
+    code = ONE if mark is None else mark  # None (Korf's search): compiled with 01 folded in
     for u in prange(unit_plane.size):
         found[u] = 0
-        if colour >= 0 and colours[unit_plane[u]] != colour:
+        if colours is not None and colours[unit_plane[u]] != colour:
             continue
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
@@ -245,7 +246,7 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
             if lanes == 0:
                 continue
             g0 = w * STATES_PER_WORD
-            new += _horizontal(a, next_flags, g0, lanes, plane, col, width, mark)
+            new += _horizontal(a, next_flags, g0, lanes, plane, col, width, code)
             if not constants[0]:  # no vertical move
                 continue
             while lanes:
@@ -253,9 +254,9 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
                 lanes &= lanes - ONE
                 down, up = plane_moves(t, q, constants, trackers)
                 if down >= 0:
-                    new += mark_next(a, next_flags, down, mark)
+                    new += mark_next(a, next_flags, down, code)
                 if up >= 0:
-                    new += mark_next(a, next_flags, up, mark)
+                    new += mark_next(a, next_flags, up, code)
         found[u] = new
 
 

@@ -1,6 +1,6 @@
 """Rule verify: every layer read back in full and checked against the manifest (as
-`puzzledb verify`; a counts-only database: its samples); verified.txt holds the one-line
-summary."""
+`puzzledb verify`; a counts-only database: its samples; a distances one: its samples and
+table); verified.txt holds the one-line summary."""
 
 import sys
 from pathlib import Path

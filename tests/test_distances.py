@@ -202,6 +202,23 @@ def test_a_distances_build_stopped_after_a_checkpoint_resumes_to_the_same_table(
     assert stopped["layers"] == whole["layers"] and stopped["table"] == whole["table"]
 
 
+def test_a_distances_build_does_not_resume_from_a_counts_builds_checkpoint(tmp_path):
+    """The two searches code their states differently: the distances build starts again."""
+    eight = puzzles.get("eight")
+
+    def stop(message):
+        if "checkpoint after layer 10 " in message:
+            raise Interrupted(message)
+
+    with pytest.raises(Interrupted):
+        in_memory.build(eight, tmp_path / "eight" / "layers", progress=False, log=stop,
+                        store="counts", checkpoint_minutes=0)
+    report = build(eight, tmp_path, DISTANCES)
+    assert report.resumed_from == -1
+    with DepthDatabase.open("eight", tmp_path) as db:
+        assert db.distance("867 254 301") == 31 and db.count_solutions("867 254 301") == 40
+
+
 DEFINITIONS = {
     "domino-3x4": {"family": "domino", "width": 3, "height": 4, "goal": "123 456 789 a__"},
     "eight-multi": {"family": "sliding", "width": 3, "height": 3, "goal": "123 456 780",

@@ -26,6 +26,7 @@ import numpy as np
 
 from puzzledb.errors import LayerError
 from puzzledb.paths import CHECKPOINT
+from puzzledb.store import COUNTS
 from puzzledb.store.direct import block_end, drop_cache, move
 from puzzledb.store.files import atomic_file
 
@@ -37,10 +38,10 @@ def path_of(directory):
     return Path(directory) / CHECKPOINT
 
 
-def write(directory, puzzle, depth, infos, samples, words):
+def write(directory, puzzle, depth, infos, samples, words, store=COUNTS):
     """Write the checkpoint of the search after layer `depth` (infos: LayerInfo of layers
-    0..depth, samples: depth -> ranks kept, words: the two-bit array); its size in
-    bytes.  The words go to the disk by direct I/O when they are BLOCK-aligned
+    0..depth, samples: depth -> ranks kept, words: the two-bit array, store: the store the
+    search keeps); its size in bytes.  The words go to the disk by direct I/O when they are BLOCK-aligned
     (aligned_words) and the file system allows it: no copy into the page cache, which took
     a core and most of a minute for the 7x2's 10 GiB."""
     kept = b"".join(np.ascontiguousarray(samples[i.depth], dtype="<u8").tobytes()
@@ -51,6 +52,7 @@ def write(directory, puzzle, depth, infos, samples, words):
         "words": int(words.size), "depth": int(depth),
         "counts": [int(i.count) for i in infos],
         "samples": [int(samples[i.depth].size) for i in infos],
+        "store": store,
     }).encode()
     head = MAGIC + struct.pack("<Q", len(header)) + header + kept
     offset = block_end(len(head))  # the words start on a BLOCK boundary
@@ -68,9 +70,10 @@ def write(directory, puzzle, depth, infos, samples, words):
     return path.stat().st_size
 
 
-def read_header(directory, puzzle):
+def read_header(directory, puzzle, store=COUNTS):
     """The header of the checkpoint in `directory` (a dict) if there is one of this
-    puzzle's definition and size, else None."""
+    puzzle's definition and size, taken for `store` (whose search codes its states its own
+    way: bfs/distances.py), else None."""
     path = path_of(directory)
     try:
         with open(path, "rb") as f:
@@ -82,7 +85,8 @@ def read_header(directory, puzzle):
         return None
     if (header.get("version") != VERSION
             or header.get("definition_hash") != puzzle.definition_hash()
-            or header.get("size") != puzzle.size):
+            or header.get("size") != puzzle.size
+            or header.get("store", COUNTS) != store):  # states coded otherwise
         return None
     header["offset"] = len(MAGIC) + 8 + length
     return header

@@ -27,8 +27,9 @@ move can keep the depth); two bits hold four codes.
   among the states of its code in the sub-blocks it flagged and kept where the walk down
   the labels is as long as the depth (bfs/labels.py; at most memory.SAMPLE_DRAWS draws);
   once few states are left unseen (memory.LIST_STATES) they are listed before each
-  expansion, and the layer found is those of them marked.  The checkpoint is taken between depths, the search waiting for it: a
-  state marked during an expansion looks like an older one of its code.
+  expansion, and the layer found is those of them marked.  The checkpoint is taken between
+  depths, the search waiting for it: a state marked during an expansion looks like an
+  older one of its code.
 """
 
 import numpy as np

@@ -58,9 +58,11 @@ class TwoBitSearch:
         positions = np.random.default_rng(depth).choice(count, size=most, replace=False)
         return self.state.pick_current(np.sort(positions))
 
-    def checkpoint(self, directory, puzzle, depth, infos, samples):
-        """Save the search after layer `depth` (checkpoint.py); the file's size in bytes."""
-        return checkpoint.write(directory, puzzle, depth, infos, samples, self.state.words)
+    def checkpoint(self, directory, puzzle, depth, infos, samples, store):
+        """Save the search after layer `depth` for `store` (checkpoint.py); the file's size
+        in bytes."""
+        return checkpoint.write(directory, puzzle, depth, infos, samples, self.state.words,
+                                store)
 
     def resume(self, directory, header):
         """Load the checkpoint whose header is given; the samples it holds, layer by

@@ -123,9 +123,9 @@ class CountSink(LayerSink):
         """Resume from the checkpoint of this puzzle's definition, if there is one, or start
         from the goals (removing the manifest and samples of an earlier build)."""
         self.store.prune(0)
-        header = checkpoint.read_header(self.directory, self.puzzle)
+        header = checkpoint.read_header(self.directory, self.puzzle, self.kind)
         if header is None:
-            checkpoint.remove(self.directory)  # another puzzle's or definition's, or cut short
+            checkpoint.remove(self.directory)  # another puzzle's, definition's or store's
             goals = goal_layer(self.puzzle)
             search.start(goals)
             self.infos = [self.store.keep_layer(0, goals.size, goals)]
@@ -151,7 +151,8 @@ class CountSink(LayerSink):
 
     def _checkpoint(self, search, depth, infos):
         began = time.perf_counter()
-        size = search.checkpoint(self.directory, self.puzzle, depth, infos, self.store.samples)
+        size = search.checkpoint(self.directory, self.puzzle, depth, infos, self.store.samples,
+                                 self.kind)
         return time.perf_counter() - began, size
 
     def settle(self):

@@ -18,10 +18,11 @@ distances store, bfs/distances.py) may code NEXT as 11 too, for a puzzle whose m
 colouring of its states: the layer found and the layer expanded are then told apart by
 their colours, and an expansion marks with ExpansionState.mark and expands only the CUR
 states of ExpansionState.colour (words.colour_lanes; a family's sweep over runs of one
-colour, such as a sliding puzzle's plane, may test the run's colour instead).  The array is cut into sub-blocks of SUB_WORDS
-words (SUB_STATES states); a flag byte per sub-block says whether it holds a CUR state
-(cur_flags, which an expansion may use to skip work) or a NEXT state (next_flags, which
-marking NEXT sets).
+colour, such as a sliding puzzle's plane, may test the run's colour instead).
+
+The array is cut into sub-blocks of SUB_WORDS words (SUB_STATES states); a flag byte per
+sub-block says whether it holds a CUR state (cur_flags, which an expansion may use to skip
+work) or a NEXT state (next_flags, which marking NEXT sets).
 
 The bitset of a level (the frontier engine's dense depths, graded searches): rank r is bit
 r & 63 of word r >> 6 of a uint64 array of words_for(size) words, set with words.set_bit.

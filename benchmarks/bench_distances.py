@@ -20,7 +20,7 @@ Queries, on the last distances build, each set in a fresh process:
 - warm: --warm random positions, each asked twice in one process, the second timed;
 - deepest: a position of the deepest layer (its sample) solved cold and warm, its route
   replayed move by move (each step one of the puzzle's moves, a goal at the end, as many
-  steps as the depth).
+  steps as the depth); then its optimal solutions counted (given up after --count-seconds).
 The load average is printed with every figure: the machine is shared.
 """
 
@@ -71,6 +71,12 @@ elif mode == "warm":
         times.append(time.perf_counter() - began)
     out["seconds"] = times
     out["distances"] = first
+elif mode == "count":  # the deepest position's optimal solutions, counted
+    db.lookup.walker.load()
+    board = db.boards_at(db.max_depth, count=1, seed=int(seed))[0]
+    began = time.perf_counter()
+    out.update(board=board, solutions=str(db.count_solutions(board)),
+               seconds=time.perf_counter() - began)
 else:  # deepest: solved cold, then warm; the route replayed
     db.lookup.walker.load()
     board = db.boards_at(db.max_depth, count=1, seed=int(seed))[0]
@@ -124,10 +130,14 @@ def bench_builds(name, args, scratch):
     return scratch / "distances"
 
 
-def query(name, results, args, mode, seed, count=0):
-    out = subprocess.run([sys.executable, "-c", QUERIES, name, str(results), args.config,
-                          mode, str(seed), str(count)],
-                         stdout=subprocess.PIPE, text=True, check=True)
+def query(name, results, args, mode, seed, count=0, timeout=None):
+    """A query process's figures; None when it did not end within `timeout` seconds."""
+    try:
+        out = subprocess.run([sys.executable, "-c", QUERIES, name, str(results), args.config,
+                              mode, str(seed), str(count)],
+                             stdout=subprocess.PIPE, text=True, check=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
     return json.loads(out.stdout.splitlines()[-1])
 
 
@@ -149,6 +159,12 @@ def bench_queries(name, results, args):
     print(f"deepest position {deepest['board']!r}: {deepest['moves']} moves, solved in "
           f"{ms * deepest['cold']:.1f} ms cold, {ms * deepest['warm']:.1f} ms warm (target "
           f"< 1 s); route replayed: {'legal' if deepest['legal'] else 'ILLEGAL'}")
+    counted = query(name, results, args, "count", 0, timeout=args.count_seconds)
+    if counted is None:
+        print(f"its optimal solutions: not counted within {args.count_seconds:g} s")
+    else:
+        print(f"its optimal solutions: {int(counted['solutions']):,}, counted in "
+              f"{counted['seconds']:.2f} s (the kernels' loading included)")
 
 
 def main():
@@ -164,6 +180,8 @@ def main():
                              "build is queried; default: a new temporary directory)")
     parser.add_argument("--cold", type=int, default=5, help="cold queries, a process each")
     parser.add_argument("--warm", type=int, default=200, help="warm queries")
+    parser.add_argument("--count-seconds", type=float, default=300,
+                        help="give up counting the deepest position's solutions after this")
     parser.add_argument("--queries-only", action="store_true",
                         help="no builds: query the distances build left in --scratch")
     args = parser.parse_args()

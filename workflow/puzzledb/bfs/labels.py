@@ -2,7 +2,8 @@
 smallest neighbour whose code is that of one move less (store/distances.py says how a table
 codes depths), so the walk is an optimal route and its length the state's distance.  The
 queries walk the finished table (query/database.py), the distances search its own array
-while it runs, to check the states it samples (bfs/distances.py)."""
+while it runs, to check the states it samples (bfs/distances.py).  Also the neighbours of
+many states at once, for counting optimal routes layer by layer (neighbour_pairs)."""
 
 import numpy as np
 from numba import prange
@@ -69,6 +70,23 @@ def walk_lengths(a, ranks, residue, codes, goals, tables, max_moves, work_size, 
             lengths[i] = walk_with(a, np.int64(ranks[i]), residue, codes, goals, tables,
                                    path, out, work)
     return lengths
+
+
+@jit
+def neighbour_pairs(ranks, max_moves, work_size, tables):
+    """Every neighbour of every rank: (the index of its rank, the neighbour), int64 each,
+    as a move leads there (a state two moves reach twice)."""
+    sources = np.empty(ranks.size * max_moves, dtype=np.int64)
+    found = np.empty(ranks.size * max_moves, dtype=np.int64)
+    row = np.empty(max_moves, dtype=np.int64)
+    work = np.empty(work_size, dtype=np.int64)
+    n = 0
+    for i in range(ranks.size):
+        for m in range(neighbours(np.int64(ranks[i]), 0, row, work, tables)):
+            sources[n] = i
+            found[n] = row[m]
+            n += 1
+    return sources[:n], found[:n]
 
 
 class Walker:

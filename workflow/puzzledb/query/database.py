@@ -310,21 +310,26 @@ class DepthDatabase:
         return [self.puzzle.decode(r) for r in self.solution(board_text)]
 
     def count_solutions(self, board_text):
-        """The number of distinct optimal move sequences from the board to the goal set."""
+        """The number of distinct optimal move sequences from the board to the goal set: the
+        ways into each state of a layer, carried down layer by layer over the moves to the
+        layer below (Python integers: they outgrow 64 bits)."""
+        from puzzledb.bfs.labels import neighbour_pairs  # loads numba, as neighbours does
+
         self._require_reversible()
         rank, depth = self._within(board_text)
-        ways = {rank: 1}
+        puzzle = self.puzzle
+        states = np.array([rank], dtype=np.int64)
+        ways = np.array([1], dtype=object)
         for d in range(depth, 0, -1):
-            sources = list(ways.items())
-            near = [self.puzzle.neighbours(r) for r, _ in sources]
-            inside = iter(self.lookup.below(d - 1, np.concatenate(near).astype(np.uint64)))
-            following = {}
-            for (_, w), ranks in zip(sources, near):
-                for n in ranks:
-                    if next(inside):
-                        following[n] = following.get(n, 0) + w
+            sources, near = neighbour_pairs(states, np.int64(max(puzzle.max_moves, 1)),
+                                            np.int64(max(puzzle.work_size, 1)),
+                                            puzzle.tables())
+            down = self.lookup.below(d - 1, near.astype(np.uint64))
+            states, inverse = np.unique(near[down], return_inverse=True)
+            following = np.zeros(states.size, dtype=object)
+            np.add.at(following, inverse, ways[sources[down]])
             ways = following
-        return sum(ways.values())
+        return int(ways.sum())
 
     # -- whole layers ------------------------------------------------------------------
     def positions_at(self, depth, count=None, seed=0):

@@ -47,7 +47,9 @@ def marked_by_expanding(expansion, state, rank):
     """The states the expansion marks NEXT from `rank` alone, then the array cleared."""
     state.mark_current(np.array([rank], dtype=np.uint64))
     count = expansion.expand(state, 0)
-    found = np.concatenate(list(state.next_layer()) or [np.zeros(0, np.uint64)])
+    state.relabel()  # NEXT -> CUR, CUR -> OLD
+    found = np.concatenate([b.copy() for b in state.current_ranks()] or
+                           [np.zeros(0, np.uint64)])
     state.words[:] = 0
     state.cur_flags[:] = 0
     assert count == found.size

@@ -37,7 +37,10 @@ from puzzledb.cli import main
 from puzzledb.config import load_definitions
 from puzzledb.errors import BudgetError, PuzzledbError, StorageError, one_line
 from puzzledb.store import files, layers as store
-from puzzledb.store.counts import CountStore, stored
+from puzzledb.store.counts import CountStore
+from puzzledb.store.distances import DistanceStore, read_header as read_distance_header
+from puzzledb.store import COUNTS, DISTANCES
+from puzzledb.store.kinds import stored
 from puzzledb.store.layer import Layer
 from puzzledb.store.layers import LayerStore
 from puzzledb.workflow import rule_job
@@ -279,6 +282,9 @@ BUILDS = [
     ("four", ["build", "four"]),
     # the counts store, a checkpoint (fsync'd) after every layer
     ("four-counts", ["build", "four", "--store", "counts", "--checkpoint-minutes", "0"]),
+    # the distances store: a checkpoint after every layer, then the table of depths
+    ("four-distances", ["build", "four", "--store", "distances", "--checkpoint-minutes",
+                        "0"]),
     # the frontier engine, to depth 11 of 36: depths 1..8 in-process through work files, 9
     # and 10 through a bitset (kept from one to the next), 11 fanned out into expand and
     # merge jobs (a part each)
@@ -556,9 +562,19 @@ def read_hdf5(path, puzzle):
 
 
 def read_checkpoint(path, puzzle):
-    header = checkpoint.read_header(path.parent, puzzle)
+    header = next(filter(None, (checkpoint.read_header(path.parent, puzzle, store)
+                                for store in (COUNTS, DISTANCES))), None)
     assert header is not None, "not a checkpoint of this puzzle"
     checkpoint.read(path.parent, header, np.empty(header["words"], np.uint64))
+
+
+def read_distance_table(path, puzzle):
+    """A table of depths is whole: its header and all its words; read against the
+    manifest's CRC-32 once the manifest lists it."""
+    header, offset = read_distance_header(path)
+    assert path.stat().st_size == offset + 8 * header["words"], "a table cut short"
+    if (path.parent / paths.MANIFEST).exists():
+        DistanceStore(path.parent, puzzle).table().check()
 
 
 def read_layer(path, puzzle):
@@ -583,6 +599,7 @@ READERS = [
                                                             puzzle).manifest_layers()),
     (re.escape(paths.SAMPLES), read_hdf5),
     (re.escape(paths.CHECKPOINT), read_checkpoint),
+    (re.escape(paths.DISTANCES), read_distance_table),
     (r"depth_\d{3}\.h5", read_layer),
     (r"part_\d{3}of\d{3}\.h5", read_part),
     (r"step_\d{3}\.json", lambda path, puzzle: StepRecord.read(path)),

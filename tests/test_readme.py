@@ -98,6 +98,8 @@ BLOCKS = {
     ("Your own puzzle", "snakemake -n"): "bad-definition",
     ("Your own puzzle", "puzzledb build cube2"): "twisty",
     ("Your own puzzle", "puzzledb build klotski"): "blocks",
+    ("What each store keeps: big spaces on one machine",
+     "puzzledb --results tables build fifteen-3colour --store distances"): "stores",
 }
 
 # Placeholders of the examples in `puzzledb --help`, and what the test puts there.
@@ -393,6 +395,27 @@ def test_the_readme_python_examples_give_the_values_their_comments_show(home, mo
             checked += 1
         exec(compile("\n".join(source), f"README.md python block {number + 1}", "exec"), {})
     assert checked >= 3
+
+
+# --- "What each store keeps": a distances database ---------------------------------------
+
+
+def check_hard(out, err):
+    problems = [parse_problem(line) for line in out.splitlines()]
+    assert [p.length for p in problems] == [57, 57]  # hard.txt: the two deepest positions
+    for problem in problems:
+        replay(puzzles.get("fifteen-3colour"), problem)
+    assert "distance table of fifteen-3colour" in err
+
+
+def test_the_stores_commands_run_as_the_readme_shows(tmp_path, capsys, monkeypatch):
+    """fifteen-3colour built with store: distances into tables/, then queried; hard.txt
+    holds its two deepest positions (its antipodes.txt)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hard.txt").write_text("3033 2331 2211 2211\n3333 2231 2211 0211\n")
+    [block] = blocks_of("stores")
+    run_block(block, tmp_path, capsys,
+              {"puzzledb --results tables solve fifteen-3colour --batch hard.txt": check_hard})
 
 
 # --- "Your own puzzle": the README's definitions --------------------------------------------

@@ -4,19 +4,23 @@
     puzzledb info <puzzle>              definition, size, memory need, the stored database
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
         [--depth-limit D] [--shards S]      a partial database; the frontier search
-        [--store counts]                    keep counts, samples and the deepest positions
-                                            only, checkpointed (a space too large for disk)
+        [--store counts|distances]          keep counts, samples and the deepest positions
+                                            only (distances: and every position's depth in
+                                            two bits), checkpointed (a space too large for
+                                            layer files)
     puzzledb verify <puzzle>            read every layer in full and check it against the
         [--repair]                          manifest; --repair removes the first bad layer,
                                             those after it and the manifest, for a rebuild
                                             (a bad part of a layer: that part alone)
     puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
-                                        D stored layers of a partial database)
+                                        D stored layers of a partial database), from the
+                                        layers or a distance table (store: distances)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line (then
                                         "moves: R U' F2" for a puzzle whose moves have names)
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
         [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
-        [--threads N]                       (N boards at a time, in input order)
+        [--threads N]                       (N boards at a time, in input order; from the
+                                            distance table when there is one)
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
@@ -46,8 +50,9 @@ from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
 from puzzledb.puzzles.base import ChainedMoves, show_boards
 from puzzledb.solvers import SEARCHES
-from puzzledb.store import LAYERS, STORES
-from puzzledb.store.counts import stored
+from puzzledb.store import DISTANCES, LAYERS, STORES, label_modulus
+from puzzledb.store.distances import table_bytes
+from puzzledb.store.kinds import stored
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
 # imported by the commands that use them, so that a query that needs no kernel (distance,
@@ -114,7 +119,8 @@ def _database_commands(sub, default):
                                     "a puzzle")
     p.add_argument("puzzle")
     p = sub.add_parser("build", help="build or resume a puzzle's database (its layers, or with "
-                       "--store counts its counts and samples)")
+                       "--store counts its counts and samples, --store distances those and "
+                       "every position's depth)")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=default["memory_mb"],
@@ -128,10 +134,14 @@ def _database_commands(sub, default):
     p.add_argument("--store", choices=STORES, default=LAYERS,
                    help="layers (default): every layer's file; counts: the in-memory search "
                         "keeps each layer's count, a sample and the deepest positions, and "
-                        "checkpoints itself (a rerun resumes from the last checkpoint)")
+                        "checkpoints itself (a rerun resumes from the last checkpoint); "
+                        "distances: the same, and every position's depth modulo 3 (or 4) in "
+                        "two bits, one file (distance, solve and count answer from it; "
+                        "`puzzledb info <puzzle>` gives its size)")
     p.add_argument("--checkpoint-minutes", type=float, default=default["checkpoint_minutes"],
-                   metavar="M", help=f"--store counts: minutes between checkpoints (default "
-                                     f"{default['checkpoint_minutes']:g}; 0: every layer)")
+                   metavar="M", help=f"--store counts or distances: minutes between "
+                                     f"checkpoints (default {default['checkpoint_minutes']:g}; "
+                                     f"0: every layer)")
     p.add_argument("--job-states", type=int, default=default["job_states"], metavar="N",
                    help=f"frontier search: states a job expands (default "
                         f"{default['job_states']:,})")
@@ -190,8 +200,9 @@ def _solve_options(p):
     p.add_argument("--limit", type=nonnegative, default=None,
                    help="with --all: at most this many")
     p.add_argument("--batch", default=None, metavar="FILE",
-                   help="solve every board of FILE (one a line) by tree search; one line "
-                        "board:length:route each, in input order")
+                   help="solve every board of FILE (one a line) by tree search, or by walks "
+                        "down the distance table of a database built with store: distances; "
+                        "one line board:length:route each, in input order")
     p.add_argument("--threads", type=positive, default=1, metavar="N",
                    help="with --batch: solve N boards at a time, one a thread (default 1); "
                         "the output keeps the input order")
@@ -239,35 +250,7 @@ def run(args, out=sys.stdout):
         return
     puzzle = puzzles.get(args.puzzle)
     if args.command == "info":
-        print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
-        print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
-        print(f"hash          {puzzle.definition_hash()} "
-              f"(ranking {puzzle.definition()['ranking']})", file=out)
-        print(f"rank space    {puzzle.rank_space()}", file=out)
-        print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
-              file=out)
-        if puzzle.ranks_fit:
-            print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
-                  f"mode: bounded by segment)", file=out)
-        else:
-            print("search memory none: ranks beyond 64 bits, no database (tree search)",
-                  file=out)
-        try:
-            with DepthDatabase.open(puzzle.name, args.results) as db:
-                print(f"database      {db.total:,} states, max depth {db.max_depth}, "
-                      f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
-                      f"store {db.store.kind}"
-                      + (" (counts, samples and the deepest positions)" if db.counts_only
-                         else "") + f", in {db.store.directory}", file=out)
-        except PuzzledbError as err:
-            print(f"database      none ({err})", file=out)
-        if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
-                or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
-            from puzzledb.solvers import additive  # loads numba: only when there is any
-
-            for line in additive.describe(puzzle, args.results, defaults()["threads"],
-                                          pdbs.get(puzzle.name, ())):
-                print(f"additive pdbs {line}", file=out)
+        _info(puzzle, args, pdbs, out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": solve, "show": _show,
@@ -287,10 +270,48 @@ def run(args, out=sys.stdout):
             boards = db.boards_at(args.depth, args.count, args.seed)
             kept = db.kept(args.depth)
             if kept < db.counts[args.depth] and (args.count is None or args.count > kept):
-                print(f"puzzledb: {puzzle.name} keeps counts only (store: counts): "
-                      f"{kept:,} of the {db.counts[args.depth]:,} positions at depth "
-                      f"{args.depth} were kept, drawn at random", file=sys.stderr)
+                print(f"puzzledb: {puzzle.name} keeps a sample of each layer (store: "
+                      f"{db.store.kind}): {kept:,} of the {db.counts[args.depth]:,} "
+                      f"positions at depth {args.depth} were kept, drawn at random",
+                      file=sys.stderr)
             out.write(show_boards(puzzle, boards))
+
+
+def _info(puzzle, args, pdbs, out):
+    """info: the definition, its size and memory, what store: distances would take on
+    disk, the stored database and the additive pattern databases."""
+    print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
+    print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
+    print(f"hash          {puzzle.definition_hash()} "
+          f"(ranking {puzzle.definition()['ranking']})", file=out)
+    print(f"rank space    {puzzle.rank_space()}", file=out)
+    print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
+          file=out)
+    if puzzle.ranks_fit:
+        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
+              f"mode: bounded by segment)", file=out)
+        if not puzzle.graded:  # what store: distances would take
+            print(f"table         {table_bytes(puzzle) / 2**20:,.1f} MiB on disk with "
+                  f"store: distances (depth modulo {label_modulus(puzzle)}), its search "
+                  f"{select.search_mib(puzzle, DISTANCES):,.1f} MiB", file=out)
+    else:
+        print("search memory none: ranks beyond 64 bits, no database (tree search)",
+              file=out)
+    try:
+        with DepthDatabase.open(puzzle.name, args.results) as db:
+            contents = f" ({db.store.contents})" if db.store.contents else ""
+            print(f"database      {db.total:,} states, max depth {db.max_depth}, "
+                  f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
+                  f"store {db.store.kind}{contents}, in {db.store.directory}", file=out)
+    except PuzzledbError as err:
+        print(f"database      none ({err})", file=out)
+    if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
+            or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
+        from puzzledb.solvers import additive  # loads numba: only when there is any
+
+        for line in additive.describe(puzzle, args.results, defaults()["threads"],
+                                      pdbs.get(puzzle.name, ())):
+            print(f"additive pdbs {line}", file=out)
 
 
 def _decode(puzzle, args, out):

@@ -9,6 +9,7 @@ PUZZLE = "{puzzle}"
 MANIFEST = "manifest.json"  # a database's or a table set's last file: it marks it complete
 SAMPLES = "samples.h5"  # a counts-only database's sample of each layer (store/counts.py)
 CHECKPOINT = "checkpoint.2bit"  # a counts-only search's last checkpoint (bfs/checkpoint.py)
+DISTANCES = "distances.2bit"  # a distances store's table of depths (store/distances.py)
 
 
 def puzzle_directory(results, puzzle=PUZZLE):

@@ -3,7 +3,8 @@
 # manifest, written last: the layer files beside it are not outputs, so a failed or killed
 # job keeps every finished layer (Snakemake deletes the outputs of failed jobs) and the rerun
 # resumes after them.  With `store: counts` it writes no layers but the manifest and
-# samples.h5, and checkpoints the search (checkpoint.2bit, also not an output).
+# samples.h5, and checkpoints the search (checkpoint.2bit, also not an output); with
+# `store: distances` also the table of every state's depth (distances.2bit, not an output).
 
 from puzzledb.workflow.bfs import BfsRules
 

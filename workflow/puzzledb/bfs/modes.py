@@ -6,7 +6,7 @@ Plain Python: it loads no engine."""
 from dataclasses import dataclass
 
 from puzzledb.errors import ChoiceError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 
 IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
 FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
@@ -64,10 +64,12 @@ STORES = {kind.name: kind for kind in [
     StoreKind(LAYERS, modes=(IN_MEMORY, FRONTIER)),
     StoreKind(COUNTS, modes=(IN_MEMORY,),
               graded_refused="a graded search holds two levels, not the space"),
+    StoreKind(DISTANCES, modes=(IN_MEMORY,),
+              graded_refused="a graded search holds two levels, not the space"),
 ]}
 
 
 def check_store(puzzle, store, mode):
     """ChoiceError naming the key `store` unless the puzzle, searched by `mode`, can keep
-    `store` (store.LAYERS or store.COUNTS)."""
+    `store` (store.LAYERS, COUNTS or DISTANCES)."""
     STORES[store].check(puzzle, mode)

@@ -28,7 +28,7 @@ class SearchPlan:
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
     need_mib: float  # what the in-memory search would hold, MiB
-    store: str = LAYERS  # what is kept: every layer (LAYERS), or counts and samples (COUNTS)
+    store: str = LAYERS  # what is kept: every layer (LAYERS), counts (COUNTS), distances
 
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
@@ -42,7 +42,7 @@ def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
                                      f"in 64 bits: no depth database; its positions are "
                                      f"solved by tree search with its additive pattern "
                                      f"databases (snakemake pdbs)")
-    need = search_mib(puzzle)
+    need = search_mib(puzzle, store)
     if shards:
         mode, key, segments = FRONTIER, "shards", int(shards)
     elif (depth_limit is not None and need > memory_mb

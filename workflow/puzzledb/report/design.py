@@ -17,6 +17,7 @@ import numpy as np
 
 from puzzledb.errors import PuzzleError
 from puzzledb.report import analysis
+from puzzledb.store import LAYERS
 from puzzledb.store.files import write_text
 
 COLUMNS = ("distance", "placements", "cumulative", "components")
@@ -46,14 +47,15 @@ class Design:
 def design(db):
     """The designer's table of a finished database (query.database.DepthDatabase).  Holds
     10 bytes a placement: each one's component (8) and distance (2).  PuzzleError when its
-    ranks are not every placement, or the database is partial or keeps counts only."""
+    ranks are not every placement, or the database is partial or keeps no layers."""
     puzzle = db.puzzle
     if not puzzle.every_placement:
         raise PuzzleError(f"{puzzle.name}: its ranks do not number every placement of its "
                           f"pieces, so it has no designer's table")
-    if db.partial or db.counts_only:
+    if db.partial or db.store.kind != LAYERS:
         raise PuzzleError(f"{puzzle.name}: the designer's table needs every layer "
-                          f"(this database is {'partial' if db.partial else 'counts only'})")
+                          f"(this database is "
+                          f"{'partial' if db.partial else 'store: ' + db.store.kind})")
     from puzzledb.compiled.components import components  # numba: only when computed
 
     roots = components(puzzle.size, puzzle.max_moves, puzzle.work_size, puzzle.tables())

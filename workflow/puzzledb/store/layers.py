@@ -119,7 +119,8 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
 class LayerStore:
     """The layers of one puzzle in one directory."""
 
-    kind = LAYERS  # the config's `store:` value (counts.py: the other)
+    kind = LAYERS  # the config's `store:` value (store/__init__.py: the others)
+    contents = ""  # what `puzzledb info` adds about it: nothing, a layer store is the default
 
     def __init__(self, directory, puzzle):
         self.directory = Path(directory)

@@ -2,7 +2,7 @@
 default target builds, and which puzzles and problem sets the analyses cover."""
 
 from puzzledb import paths, puzzles
-from puzzledb.store import COUNTS
+from puzzledb.store import LAYERS
 
 
 class AnalysisRules:
@@ -13,16 +13,16 @@ class AnalysisRules:
         self.results = config["results"]
 
     def symmetric_puzzles(self):
-        """The puzzles whose layers are counted up to symmetry (not a counts-only store's:
-        it keeps no layers to count)."""
+        """The puzzles whose layers are counted up to symmetry (a layer store's: the others
+        keep no layers to count)."""
         return [p for p in self.config["puzzles"]
-                if puzzles.get(p).symmetries() and self.plans[p].store != COUNTS]
+                if puzzles.get(p).symmetries() and self.plans[p].store == LAYERS]
 
     def designed_puzzles(self):
         """The puzzles whose ranks number every placement of their pieces (sliding blocks),
-        which get the designer's table (report/design.py); not a counts-only store's."""
+        which get the designer's table (report/design.py); a layer store's."""
         return [p for p in self.config["puzzles"]
-                if puzzles.get(p).every_placement and self.plans[p].store != COUNTS]
+                if puzzles.get(p).every_placement and self.plans[p].store == LAYERS]
 
     def all_outputs(self):
         """The files of the default target."""

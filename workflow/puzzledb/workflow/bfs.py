@@ -24,7 +24,7 @@ class BfsRules:
         return puzzles_built(self.plans, IN_MEMORY)
 
     def mem_mb(self, wildcards):
-        return job_mb(puzzles.get(wildcards.puzzle))
+        return job_mb(puzzles.get(wildcards.puzzle), self.store(wildcards))
 
     def threads(self, wildcards):
         small = puzzles.get(wildcards.puzzle).size < ONE_THREAD_STATES
@@ -34,5 +34,5 @@ class BfsRules:
         return self.config["depth_limit"].get(wildcards.puzzle)
 
     def store(self, wildcards):
-        """What the build keeps: store.LAYERS or store.COUNTS (config `store:`)."""
+        """What the build keeps (config `store:`, store.LAYERS by default)."""
         return self.config["store"].get(wildcards.puzzle, LAYERS)

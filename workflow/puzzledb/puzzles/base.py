@@ -87,9 +87,14 @@ class Capabilities:
         return None
 
     def expansion_bytes(self):
-        """Bytes of the tables layer_expansion() holds during a search, or of any other
-        large table the kernels hold then (sliding blocks: the rank table), for memory.py.
+        """Bytes of the tables layer_expansion() holds during a search (memory.py).
         Default: 0."""
+        return 0
+
+    def kernel_bytes(self):
+        """Bytes of the data the neighbours kernel reads (the tables), where large enough to
+        count, which every search and every frontier job holds (memory.py): sliding
+        blocks' sorted keys of every placement.  Default: 0."""
         return 0
 
     def move_parity(self, ranks):

@@ -30,4 +30,4 @@ onerror:
 rule all:
     default_target: True
     input:
-        PUZZLEDB.all_outputs(),
+        ANALYSIS.all_outputs(),

@@ -65,14 +65,14 @@ print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(
 CHILD_EXPANSIONS = """
 import json, sys, time
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.compiled import set_threads
 from puzzledb.config import load_definitions
 if sys.argv[3]:
     load_definitions(sys.argv[3])
 set_threads(int(sys.argv[2]))
 puzzle = puzzles.get(sys.argv[1])
-search = in_memory.TwoBitSearch(puzzle)
+search = TwoBitSearch(puzzle)
 search.warm_up()
 search.start(puzzle.goal_ranks())
 depths, expand, relabel = [], 0.0, 0.0
@@ -81,7 +81,7 @@ while True:
     t0 = time.perf_counter()
     found = search.expand(len(depths))
     t1 = time.perf_counter()
-    search.state.relabel()
+    search.advance()
     expand += t1 - t0
     relabel += time.perf_counter() - t1
     if not found:
@@ -249,8 +249,9 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle; best is shown")
     parser.add_argument("--config", default="", help="a config file with define: puzzles")
-    parser.add_argument("--store", default="layers", choices=("layers", "counts"),
-                        help="what the builds keep (counts: no layer files, checkpoints)")
+    parser.add_argument("--store", default="layers", choices=("layers", "counts", "distances"),
+                        help="what the builds keep (counts, distances: no layer files, "
+                             "checkpoints; bench_distances.py compares the two)")
     parser.add_argument("--memory-mb", type=int, default=8000)
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument("--scratch", default=None,

@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import twsearch_peer as peer
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 MIRROR = Path("/work/.mirror/rokicki+twsearch/repo")
@@ -56,52 +58,34 @@ def build_twsearch(git_dir, build_dir, jobs):
 
 
 def run_twsearch(binary, path, threads, metric, memory_mb=None):
-    command = [str(binary), "-t", str(threads), "-g", str(path)]
-    if memory_mb:
-        command[1:1] = ["-M", str(memory_mb)]
-    if metric == "qtm":
-        command.insert(1, "-q")
+    command = peer.twsearch_command(binary, path, threads, metric, memory_mb)
     began = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - began
     out = run.stdout
     if run.returncode:  # out of its memory, typically: the depths it finished still count
         command = command + [f"(exit {run.returncode}: {(run.stderr or out).strip()[-80:]})"]
-    table = {}
-    for line in out.splitlines():
-        # "Dist 7 cnt 5402628 tot 6807696 in 0.46" (twsearch's progress lines)
-        found = re.match(r"\s*Dist\s+(\d+)\s+cnt\s+(\d+)", line)
-        if found:
-            table[int(found[1])] = int(found[2])
-    counts = [table[d] for d in sorted(table)]
-    while counts and counts[-1] == 0:  # twsearch may close with an empty depth
-        counts.pop()
-    return counts, seconds, command
+    return peer.twsearch_counts(out), seconds, command
 
 
 def run_puzzledb(path, name, threads, metric, scratch, store="layers", memory_mb=None,
                  depth_limit=None):
-    config = scratch / "config.yaml"
-    config.write_text(f"puzzles: [{name}]\ndefine:\n  {name}:\n    family: permutation\n"
-                      f"    file: {path}\n    metric: {metric}\n")
+    config = peer.define(scratch, name, path, metric)
     results = scratch / f"results-{time.monotonic_ns()}"
-    command = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
-               str(results), "build", name, "--threads", str(threads), "--store", store]
+    more = ["--store", store]
     if memory_mb:
-        command += ["--memory-mb", str(memory_mb)]
+        more += ["--memory-mb", memory_mb]
     if depth_limit is not None:
-        command += ["--depth-limit", str(depth_limit)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
+        more += ["--depth-limit", depth_limit]
+    command = peer.puzzledb_command(config, results, "build", name, "--threads", threads,
+                                    *more)
     began = time.perf_counter()
-    run = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    run = subprocess.run(command, check=True, capture_output=True, text=True,
+                         env=peer.puzzledb_env())
     seconds = time.perf_counter() - began
     bfs = float(re.search(r"BFS ([\d.]+) s", run.stderr)[1])
-    table = [int(c.replace(",", "")) for c in
-             re.findall(r"depth \d+: ([\d,]+) states", run.stderr)]
-    goal = re.search(r"depth 0: ([\d,]+) states", run.stderr)
-    table = ([int(goal[1].replace(",", ""))] if goal else [1]) + table
     subprocess.run(["rm", "-rf", str(results)], check=True)
-    return table, seconds, bfs, " ".join(command[1:])
+    return peer.layer_counts(run.stderr), seconds, bfs, " ".join(command[1:])
 
 
 def without_sets(path, names, scratch):
@@ -126,8 +110,7 @@ def without_sets(path, names, scratch):
 
 def race(path, args, binary, scratch):
     """Both programs on one file, alternated, repeated; the tables side by side."""
-    name = re.sub(r"[^a-z0-9-]", "-", path.stem.lower()).strip("-") or "puzzle"
-    name = name if name[0].isalnum() else "p" + name
+    name = peer.name_of(path)
     options = dict(store=args.store, memory_mb=args.memory_mb)
     run_puzzledb(path, name, args.threads, args.metric, scratch, depth_limit=1,
                  **options)  # fills the kernel cache

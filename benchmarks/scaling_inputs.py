@@ -28,7 +28,7 @@ NOT_MEASURED = "not measured"
 JOB = re.compile(r"frontier_(expand|merge)_(\d+)_(\d+)of(\d+)$")
 STEP = re.compile(r"frontier_step_(\d+)$")
 
-# The log lines (bfs/frontier/search.py), read piece by piece so that a reworded line still
+# The log lines (bfs/frontier/expand.py and merge.py), read piece by piece so that a reworded line still
 # yields what it keeps:
 #   ...: depth 30, part 3 of 12: 29,756,000 states expanded into 89,000,000 neighbours,
 #        312,000,000 bytes of work files

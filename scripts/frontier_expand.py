@@ -2,11 +2,10 @@
 
 import sys
 
-from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.workflow import rule_job
+from puzzledb.workflow.frontier_job import frontier_search
 
 with rule_job(snakemake):
-    Frontier.for_rule(snakemake).expand(
-        int(snakemake.wildcards.depth), int(snakemake.wildcards.part),
-        int(snakemake.wildcards.parts), snakemake.output[0],
-        log=lambda message: print(message, file=sys.stderr))
+    depth, part, parts = (int(snakemake.wildcards[k]) for k in ("depth", "part", "parts"))
+    frontier_search(snakemake).expand(depth, part, parts, snakemake.output[0],
+                                      log=lambda message: print(message, file=sys.stderr))

@@ -3,9 +3,9 @@
 import sys
 
 from puzzledb.bfs.frontier.plan import StepRecord
-from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.workflow import rule_job
+from puzzledb.workflow.frontier_job import frontier_search
 
 with rule_job(snakemake):
-    Frontier.for_rule(snakemake).finish(StepRecord.read(snakemake.input.record),
-                                        log=lambda message: print(message, file=sys.stderr))
+    frontier_search(snakemake).finish(StepRecord.read(snakemake.input.record),
+                                      log=lambda message: print(message, file=sys.stderr))

@@ -1,6 +1,6 @@
 """Rule verify: every layer read back in full and checked against the manifest (as
-`puzzledb verify`; a counts-only database: its samples); verified.txt holds the one-line
-summary."""
+`puzzledb verify`; a counts-only database: its samples; a distances one: its samples and
+table); verified.txt holds the one-line summary."""
 
 import sys
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 from puzzledb import puzzles
 from puzzledb.workflow import rule_job
 from puzzledb.store.files import write_text
-from puzzledb.store.counts import stored
+from puzzledb.store.kinds import stored
 
 with rule_job(snakemake):
     store = stored(Path(snakemake.input.manifest).parent,

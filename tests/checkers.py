@@ -1,5 +1,8 @@
-"""Independent move checkers for the tests: the rules of the sliding puzzles in plain Python,
-written from the rules and sharing no code with the kernels they check."""
+"""Independent move checkers for the tests: the rules of the sliding puzzles and of sliding
+blocks in plain Python, written from the rules and sharing no code with the kernels they
+check."""
+
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 def cells(board):
@@ -23,3 +26,133 @@ def slides(board, width, blank="0"):
 def is_slide(before, after, width):
     """after follows from before by sliding one tile orthogonally into the blank."""
     return cells(after) in slides(before, width)
+
+
+class BlocksModel:
+    """Sliding blocks by the rules as stated, on sets: a position is a frozenset of pieces
+    (kind, cells), kind the piece's letter for the goal pieces (told apart) and its shape
+    for the others; axis 'length' moves a piece whose cells span more columns than rows
+    along its row, more rows than columns along its column."""
+
+    def __init__(self, board, goal, metric, axis="free"):
+        rows, goal_rows = board.split(), goal.split()
+        self.width, self.height = len(rows[0]), len(rows)
+        self.walls = {(r, c) for r, row in enumerate(rows) for c, s in enumerate(row)
+                      if s == "#"}
+        self.goal = {}
+        for r, row in enumerate(goal_rows):
+            for c, s in enumerate(row):
+                if s not in ".#":
+                    self.goal.setdefault(s, set()).add((r, c))
+        self.metric, self.axis = metric, axis
+        self.start = self.position(board)
+
+    def position(self, board):
+        cells = {}
+        for r, row in enumerate(board.split()):
+            for c, s in enumerate(row):
+                if s not in ".#":
+                    cells.setdefault(s, set()).add((r, c))
+        return frozenset((self.kind(s, where), frozenset(where)) for s, where in cells.items())
+
+    def kind(self, letter, cells):
+        if letter in self.goal:
+            return letter
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        return tuple(sorted((r - top, c - left) for r, c in cells))
+
+    def directions(self, cells):
+        rows = {r for r, _ in cells}
+        cols = {c for _, c in cells}
+        if self.axis == "length" and len(cols) > len(rows):
+            return STEPS[2:]
+        if self.axis == "length" and len(rows) > len(cols):
+            return STEPS[:2]
+        return STEPS
+
+    def free(self, cells, taken):
+        return all(0 <= r < self.height and 0 <= c < self.width and (r, c) not in self.walls
+                   and (r, c) not in taken for r, c in cells)
+
+    def moves(self, position):
+        """Every position one move away."""
+        out = set()
+        for kind, cells in position:
+            taken = set().union(*(c for k, c in position if (k, c) != (kind, cells)))
+            rest = position - {(kind, cells)}
+            shifted = lambda where, dr, dc: frozenset((r + dr, c + dc) for r, c in where)
+            reached = set()
+            if self.metric == "path":
+                todo = [cells]
+                while todo:
+                    at = todo.pop()
+                    for dr, dc in self.directions(cells):
+                        there = shifted(at, dr, dc)
+                        if there != cells and there not in reached and self.free(there, taken):
+                            reached.add(there)
+                            todo.append(there)
+            else:
+                for dr, dc in self.directions(cells):
+                    there = shifted(cells, dr, dc)
+                    while self.free(there, taken):
+                        reached.add(there)
+                        if self.metric == "step":
+                            break
+                        there = shifted(there, dr, dc)
+            out |= {rest | {(kind, there)} for there in reached}
+        return out
+
+    def placements(self):
+        """Every placement of the start's pieces, by brute force."""
+        spots = [(r, c) for r in range(self.height) for c in range(self.width)]
+        pieces = sorted(self.start, key=lambda p: len(p[1]), reverse=True)
+        found = set()
+
+        def place(i, taken, chosen):
+            if i == len(pieces):
+                found.add(frozenset(chosen))
+                return
+            kind, cells = pieces[i]
+            top, left = min(cells)[0], min(c for _, c in cells)
+            for r, c in spots:
+                there = frozenset((a - top + r, b - left + c) for a, b in cells)
+                if self.free(there, taken) and self.lane_ok(cells, there):
+                    place(i + 1, taken | there, chosen + [(kind, there)])
+
+        place(0, frozenset(), [])
+        return found
+
+    def lane_ok(self, cells, there):
+        rows = {r for r, _ in cells}
+        cols = {c for _, c in cells}
+        if self.axis != "length" or len(rows) == len(cols):
+            return True
+        return ({r for r, _ in there} == rows if len(cols) > len(rows) else
+                {c for _, c in there} == cols)
+
+    def distances(self):
+        """The distance of every placement that reaches the goal, by BFS from the goal set."""
+        layer = [p for p in self.placements()
+                 if all((s, frozenset(w)) in p for s, w in self.goal.items())]
+        seen = dict.fromkeys(layer, 0)
+        depth = 0
+        while layer:
+            depth += 1
+            nxt = [q for p in layer for q in self.moves(p) if q not in seen]
+            for q in nxt:
+                seen.setdefault(q, depth)
+            layer = [q for q in set(nxt) if seen[q] == depth]
+        return seen
+
+
+    def text(self, position):
+        """A board string of a position: the goal pieces with their letters, the others
+        with letters of their own."""
+        board = [["#" if (r, c) in self.walls else "." for c in range(self.width)]
+                 for r in range(self.height)]
+        spare = iter(s for s in "abcdefghijklmnopqrstuvwxyz0123456789" if s not in self.goal)
+        for kind, cells in position:
+            letter = kind if isinstance(kind, str) else next(spare)
+            for r, c in cells:
+                board[r][c] = letter
+        return " ".join("".join(row) for row in board)

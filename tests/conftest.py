@@ -103,6 +103,16 @@ def puzzledb_cli(*args):
                           capture_output=True, text=True, env={**os.environ})
 
 
+def cli_in_process(capsys, root, *args):
+    """`puzzledb --results root ARGS` run in this process: (status, stdout lines, stderr
+    lines)."""
+    from puzzledb.cli import main
+
+    status = main(["--results", str(root), *args])
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err.splitlines()
+
+
 def parted_depths(directory):
     manifest = json.loads((directory / "manifest.json").read_text())
     return [layer["depth"] for layer in manifest["layers"] if "parts" in layer]

@@ -12,16 +12,17 @@ import pytest
 
 from puzzledb import puzzles
 from puzzledb.bfs import checkpoint, in_memory, select
-from puzzledb.cli import main
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report.analysis import antipodes
 from puzzledb.store import COUNTS
-from puzzledb.store.counts import SAMPLE_STATES, CountStore, stored
+from puzzledb.store import direct
+from puzzledb.store.counts import SAMPLE_STATES, CountStore
+from puzzledb.store.kinds import stored
 from puzzledb.store.layers import LayerStore
 
-from conftest import ROOT
+from conftest import ROOT, cli_in_process as cli
 
 
 def quiet(message):
@@ -50,7 +51,7 @@ def test_fifteen_3colour_counts_only_has_the_layer_stores_table_and_its_two_anti
     root, report = both
     full, counts = databases(root)
     with full, counts:
-        assert counts.counts_only and not full.counts_only
+        assert (counts.store.kind, full.store.kind) == (COUNTS, "layers")
         assert counts.summary() == full.summary()
         assert counts.total == 12_108_096 and counts.max_depth == 57
         assert antipodes(counts) == antipodes(full) and len(antipodes(counts)) == 2
@@ -72,12 +73,6 @@ def test_every_layers_sample_is_distinct_states_of_that_layer_whole_up_to_4096(b
         assert np.all(np.diff(sample.astype(np.int64)) > 0)
         assert sample.size == min(info.count, SAMPLE_STATES)
         assert whole == (sample.size == info.count)
-
-
-def cli(capsys, root, *args):
-    status = main(["--results", str(root), *args])
-    captured = capsys.readouterr()
-    return status, captured.out.splitlines(), captured.err.splitlines()
 
 
 def test_distance_on_a_counts_database_is_refused_in_one_line(capsys, both):
@@ -166,21 +161,26 @@ def test_a_counts_build_killed_with_sigkill_resumes_from_its_checkpoint_to_the_s
 
 
 @pytest.mark.slow
-def test_the_workflow_builds_eight_counts_only_with_its_summary_antipodes_report_and_check(
-        tmp_path):
+@pytest.mark.parametrize("store, files, verified, note", [
+    ("counts", ["manifest.json", "samples.h5"], "counts-only database of 32 layers",
+     "Counts only"),
+    ("distances", ["distances.2bit", "manifest.json", "samples.h5"],
+     "distances database of 32 layers", "Distances"),
+])
+def test_the_workflow_builds_eight_keeping_no_layers_with_its_summary_antipodes_report_and_check(
+        tmp_path, store, files, verified, note):
     from conftest import run_snakemake
 
     config = {"puzzles": ["eight"], "results": str(tmp_path / "results"), "threads": 1,
-              "store": {"eight": "counts"}, "verify": True}
+              "store": {"eight": store}, "verify": True}
     run_snakemake(tmp_path, config)
     eight = tmp_path / "results" / "eight"
-    assert sorted(p.name for p in (eight / "layers").iterdir()) == ["manifest.json",
-                                                                     "samples.h5"]
+    assert sorted(p.name for p in (eight / "layers").iterdir()) == files
     assert (eight / "antipodes.txt").read_text().split("\n")[:2] == ["647 850 321",
                                                                      "867 254 301"]
     assert (eight / "summary.csv").read_text().splitlines()[-1] == "31,2,181440"
-    assert "counts-only database of 32 layers" in (eight / "verified.txt").read_text()
-    assert "Counts only" in (tmp_path / "results" / "report.html").read_text()
+    assert verified in (eight / "verified.txt").read_text()
+    assert note in (tmp_path / "results" / "report.html").read_text()
 
 
 @pytest.mark.parametrize("aligned", [True, False])
@@ -190,7 +190,7 @@ def test_a_checkpoint_reads_back_the_words_and_samples_written_direct_or_through
 
     eight = puzzles.get("eight")
     count = 3 * 4096 // 8 + 5  # not a whole number of 4 KiB blocks
-    words = (checkpoint.aligned_words(count) if aligned
+    words = (direct.aligned_words(count) if aligned
              else np.empty(count + 1, dtype=np.uint64)[1:])
     words[:] = np.random.default_rng(0).integers(0, 2**63, count, dtype=np.uint64)
     samples = {0: np.array([7], np.uint64), 1: np.array([3, 9], np.uint64)}
@@ -198,7 +198,7 @@ def test_a_checkpoint_reads_back_the_words_and_samples_written_direct_or_through
     checkpoint.write(tmp_path, eight, 1, infos, samples, words)
     header = checkpoint.read_header(tmp_path, eight)
     assert (header["depth"], header["counts"]) == (1, [1, 2])
-    back = checkpoint.aligned_words(count)
+    back = direct.aligned_words(count)
     kept = checkpoint.read(tmp_path, header, back)
     assert np.array_equal(back, words) and [k.tolist() for k in kept] == [[7], [3, 9]]
     assert checkpoint.read_header(tmp_path, puzzles.get("fifteen-3colour")) is None

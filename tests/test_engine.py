@@ -47,7 +47,9 @@ def marked_by_expanding(expansion, state, rank):
     """The states the expansion marks NEXT from `rank` alone, then the array cleared."""
     state.mark_current(np.array([rank], dtype=np.uint64))
     count = expansion.expand(state, 0)
-    found = np.concatenate(list(state.next_layer()) or [np.zeros(0, np.uint64)])
+    state.relabel()  # NEXT -> CUR, CUR -> OLD
+    found = np.concatenate([b.copy() for b in state.current_ranks()] or
+                           [np.zeros(0, np.uint64)])
     state.words[:] = 0
     state.cur_flags[:] = 0
     assert count == found.size
@@ -176,7 +178,7 @@ def test_the_search_of_eleven_holds_two_bits_per_state_and_its_plane_tables():
     assert state.words.nbytes == 239_500_800 // 4
     tables = factored_tables(eleven)
     assert tables.suffix_delta.nbytes == eleven.expansion_bytes() == 8 * sum(
-        entries for _, _, entries, _ in eleven.plane_plan.suffixes)
+        entries for _, _, entries, _ in eleven.ranking.plane_plan.suffixes)
     flags = state.cur_flags.nbytes + state.next_flags.nbytes + state.cur_counts.nbytes
     assert memory.search_bytes(eleven) == (state.words.nbytes + flags + state.buffer.nbytes
                                            + eleven.expansion_bytes())
@@ -185,7 +187,7 @@ def test_the_search_of_eleven_holds_two_bits_per_state_and_its_plane_tables():
 
 def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state():
     wide = SlidingPuzzle("two-colour-11x2", 11, 2, "11111111112 22222222220")
-    assert wide.plane_plan is None  # the first class's pool: 21 cells, 2^21 entries
+    assert wide.ranking.plane_plan is None  # the first class's pool: 21 cells, 2^21 entries
     assert wide.layer_expansion() is None and wide.expansion_bytes() == 0
 
 

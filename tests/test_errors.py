@@ -1,5 +1,6 @@
 """Bad input gets one line on stderr, a non-zero exit, and nothing half-written."""
 
+import re
 import shutil
 
 import pytest
@@ -10,7 +11,9 @@ from puzzledb.store.layers import LayerStore
 
 from conftest import puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
-from puzzledb.errors import ConfigError
+from puzzledb.errors import ConfigError, PuzzleError
+from puzzledb.puzzles.base import ChainedMoves, GoalFrames, PatternBounds, Puzzle
+from puzzledb.solvers.heuristics import pattern_database
 
 
 def assert_one_line_error(result, *fragments):
@@ -47,6 +50,29 @@ def test_query_without_a_database_is_one_line_error(tmp_path):
         puzzledb_cli("--results", str(tmp_path), "distance", "eight", "123 456 780"),
         "no complete database of eight",
     )
+
+
+@pytest.mark.parametrize("argv, lacking", [
+    (("peg-solutions", "eight", "--first", "0,6"), "eight: no move metric of chained jumps"),
+    (("solve", "flipit-square", "--goal", "WWWW WWWW WWWW WWW.", "BBBB BBBB BBBB BBB."),
+     "flipit-square: boards can be solved towards its own goal only"),
+])
+def test_a_command_of_another_family_is_one_line_error_naming_what_the_puzzle_lacks(
+        argv, lacking):
+    assert_one_line_error(puzzledb_cli(*argv), lacking)
+
+
+def test_a_family_command_is_a_capability_of_its_family_not_of_every_puzzle():
+    hoppers, eight, flip = (puzzles.get(n) for n in ("hoppers", "eight", "flipit-square"))
+    assert hoppers.capability(ChainedMoves) is hoppers
+    assert eight.capability(GoalFrames) is eight and eight.capability(PatternBounds) is eight
+    for kind in (ChainedMoves, GoalFrames, PatternBounds):
+        with pytest.raises(PuzzleError, match=f"^flipit-square: {re.escape(kind.lacking)}$"):
+            flip.capability(kind)
+        assert not any(hasattr(Puzzle, name) for name in vars(kind) if not name.startswith("_")
+                       and name != "lacking")
+    with pytest.raises(PuzzleError, match="no pattern databases"):
+        pattern_database(flip, None)  # refused before any database is read
 
 
 @pytest.fixture
@@ -99,11 +125,32 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "shards": {"eight": 0}}, "shards.eight: 0 is less than the minimum"),
     ({"puzzles": ["fifteen"]}, "MiB for its in-memory search, more than memory_mb: 8000; give it a"),
     ({"puzzles": ["eight"], "depth_limit": {"eight": -1}}, "depth_limit.eight: -1 is less"),
+    # a choice the puzzle cannot serve names the key that asked for it
+    ({"puzzles": ["twentyfour"]}, "config: puzzles: twentyfour: 7,755,605,021,665,492,992,000,000"
+                                  " ranks, too many to rank in 64 bits"),
+    ({"puzzles": ["eight"], "shards": {"eight": 2}, "store": {"eight": "counts"}},
+     "store.eight: eight: store: counts is the in-memory search's; sharded builds keep layers"),
+    ({"puzzles": ["hoppers"], "store": {"hoppers": "counts"}},
+     "store.hoppers: hoppers: store: counts is for ungraded puzzles"),
 ])
 def test_invalid_config_is_one_line_error(config, fragment):
     with pytest.raises(ConfigError) as error:
         check_config(config)
     assert fragment in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_search_the_puzzle_cannot_have_is_blamed_on_the_key_that_chose_it(monkeypatch):
+    """The frontier search needs moves that can be undone: chosen by `shards` the error
+    names shards, chosen by a depth limit on a space too large for memory, depth_limit."""
+    one_way = puzzles.get("eleven")
+    monkeypatch.setattr(one_way, "reversible", False)
+    for config, key in [({"shards": {"eleven": 4}}, "shards.eleven"),
+                        ({"depth_limit": {"eleven": 10}, "memory_mb": 10}, "depth_limit.eleven")]:
+        with pytest.raises(ConfigError) as error:
+            check_config({"puzzles": ["eleven"], **config})
+        assert str(error.value) == (f"config: {key}: eleven: the frontier search needs moves "
+                                    f"that can be undone, or a graded puzzle")
+    check_config({"puzzles": ["eleven"]})  # in memory: nothing to undo
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
 from puzzledb.puzzles.sliding.plane_kernels import plane_jump, plane_jump_start, plane_scratch
 from puzzledb.puzzles.sliding.pool_kernels import pool_tables
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
+from puzzledb.puzzles.sliding.rankings import DistinctTiles
 from puzzledb.store.parts import open_layer_file
 
 MULTI_3X3 = [1, 4, 8, 16, 32, 64, 127, 244, 454, 856, 1576, 2854, 5117, 8588, 13466, 19739,
@@ -143,7 +144,8 @@ def column_jumps(board, width):
 ])
 def test_the_plane_jumps_rank_the_boards_the_rule_gives(width, height, goal):
     puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
-    t = factored_tables(puzzle) if puzzle.distinct else pool_tables(puzzle)
+    t = factored_tables(puzzle) if isinstance(puzzle.ranking, DistinctTiles) else \
+        pool_tables(puzzle)
     rng = np.random.default_rng(5)
     for b in range(puzzle.cells):
         start = int(rng.integers(0, t.plane - 100))  # a run of states, then scattered ones

@@ -23,7 +23,7 @@ from puzzledb.puzzles.domino import puzzle as domino
 from puzzledb.puzzles.flipit import puzzle as flipit
 from puzzledb.puzzles.pegs import puzzle as pegs
 
-from checkers import slides
+from checkers import BlocksModel, slides
 
 # every puzzle whose ranks the kernels take (the 24-puzzle's do not fit 64 bits: its boards
 # are searched by the additive search alone, tests/test_partitions.py)
@@ -57,6 +57,10 @@ def reference_moves(puzzle, board):
                                       puzzle.diagonal)
     if puzzle.family == "pegs":
         return pegs.moves_reference(puzzle, list(board))
+    if puzzle.family == "blocks":
+        model = BlocksModel(puzzle.format(board), puzzle.definition()["goal"], puzzle.metric,
+                            puzzle.axis)
+        return [puzzle.parse(model.text(p)) for p in model.moves(model.start)]
     raise AssertionError(f"no reference moves for the {puzzle.family} family: add them here")
 
 

@@ -19,6 +19,29 @@ def test_fifteen_3colour_ranks_boards_with_the_seeds_numbering():
         assert puzzle.decode(rank) == board
 
 
+# The definition hashes in the layer files of databases built before the sliding family was
+# composed of a numbering and a metric (rankings.py, metrics.py): kept, or every such
+# database would be distrusted and rebuilt.  Both numberings, both metrics.
+EARLIER_HASHES = {
+    "eight": "9a0f414f06387e1d",
+    "eleven": "397b8ce06cb3bc10",
+    "fifteen-6colour": "ed857aefda003dd4",
+    "fifteen-3colour": "bdf40130e7e64eb3",
+    "eight-multi": "edfbbd549e082666",
+    "fifteen-6colour-multi": "bc7a44bfeaaf184c",
+}
+
+
+def test_layers_built_before_keep_their_definition_hash_in_either_numbering_and_metric():
+    for name, earlier in EARLIER_HASHES.items():
+        built_in = puzzles.get(name.removesuffix("-multi"))
+        puzzle = SlidingPuzzle(name, built_in.width, built_in.cells // built_in.width,
+                               built_in.format(built_in.goal),
+                               metric="multi-tile" if name.endswith("-multi") else
+                               "single-tile")
+        assert puzzle.definition_hash() == earlier, name
+
+
 def compiled_rank(puzzle, board):
     return int(puzzle.compiled.rank(np.asarray(board, dtype=np.int64), puzzle.tables()))
 

@@ -83,8 +83,8 @@ INSTEAD = {
 # (the default config, its databases and the 6-6-3 tables built, and the files the commands
 # name), "own" (the "Your own puzzle" config), "bad-definition" (that config with ten's goal
 # one cell short, as the block's output shows), "twisty" (the checkout, where the 2x2x2's
-# definition file is, with the README's cube2 config), None (every command of the block
-# NOT_RUN).
+# definition file is, with the README's cube2 config), "blocks" (the README's Rush Hour card
+# config), None (every command of the block NOT_RUN).
 BLOCKS = {
     ("Quick start", "pip install -e . && snakemake --cores 4"): None,
     ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
@@ -97,6 +97,9 @@ BLOCKS = {
     ("Your own puzzle", "snakemake --cores 2"): "own",
     ("Your own puzzle", "snakemake -n"): "bad-definition",
     ("Your own puzzle", "puzzledb build cube2"): "twisty",
+    ("Your own puzzle", "puzzledb build klotski"): "blocks",
+    ("What each store keeps: big spaces on one machine",
+     "puzzledb --results tables build fifteen-3colour --store distances"): "stores",
 }
 
 # Placeholders of the examples in `puzzledb --help`, and what the test puts there.
@@ -394,6 +397,27 @@ def test_the_readme_python_examples_give_the_values_their_comments_show(home, mo
     assert checked >= 3
 
 
+# --- "What each store keeps": a distances database ---------------------------------------
+
+
+def check_hard(out, err):
+    problems = [parse_problem(line) for line in out.splitlines()]
+    assert [p.length for p in problems] == [57, 57]  # hard.txt: the two deepest positions
+    for problem in problems:
+        replay(puzzles.get("fifteen-3colour"), problem)
+    assert "distance table of fifteen-3colour" in err
+
+
+def test_the_stores_commands_run_as_the_readme_shows(tmp_path, capsys, monkeypatch):
+    """fifteen-3colour built with store: distances into tables/, then queried; hard.txt
+    holds its two deepest positions (its antipodes.txt)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hard.txt").write_text("3033 2331 2211 2211\n3333 2231 2211 0211\n")
+    [block] = blocks_of("stores")
+    run_block(block, tmp_path, capsys,
+              {"puzzledb --results tables solve fifteen-3colour --batch hard.txt": check_hard})
+
+
 # --- "Your own puzzle": the README's definitions --------------------------------------------
 
 
@@ -413,13 +437,20 @@ def readme_config(name):
     return config
 
 
+def run_place(place, name, home, capsys, monkeypatch):
+    """Run the one block of a place in directory home, its config.yaml the README's that
+    defines the puzzle name; the block."""
+    (home / "config.yaml").write_text(readme_config(name))
+    monkeypatch.chdir(home)
+    [block] = blocks_of(place)
+    run_block(block, home, capsys)
+    return block
+
+
 @pytest.mark.slow
 def test_your_own_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
                                                   own_definitions):
-    (tmp_path / "config.yaml").write_text(readme_config("ten"))
-    monkeypatch.chdir(tmp_path)
-    [block] = blocks_of("own")
-    run_block(block, tmp_path, capsys)
+    block = run_place("own", "ten", tmp_path, capsys, monkeypatch)
     # what the README says the run found, from the databases just built
     with DepthDatabase.open("ten", "results") as db:
         assert db.total == 1_814_400 and db.max_depth == 55
@@ -451,7 +482,11 @@ def test_a_twisty_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
     """The 2x2x2 from its definition file, which the config names relative to itself: the
     README's user is in the checkout (here: its workflow/ folder linked in)."""
     (tmp_path / "workflow").symlink_to(ROOT / "workflow")
-    (tmp_path / "config.yaml").write_text(readme_config("cube2"))
-    monkeypatch.chdir(tmp_path)
-    [block] = blocks_of("twisty")
-    run_block(block, tmp_path, capsys)
+    run_place("twisty", "cube2", tmp_path, capsys, monkeypatch)
+
+
+def test_sliding_blocks_run_as_the_readme_shows(tmp_path, capsys, monkeypatch,
+                                                own_definitions):
+    """Klotski built in, a Rush Hour card defined: built, queried, drawn, designed."""
+    run_place("blocks", "rush-hour-mine", tmp_path, capsys, monkeypatch)
+    assert (tmp_path / "klotski.svg").read_text().startswith("<svg")

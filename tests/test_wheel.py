@@ -3,6 +3,7 @@ its command works from a directory holding a config.yaml (the schema and the bui
 puzzles are read from inside the installed package, not from a source tree)."""
 
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -18,7 +19,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A fresh virtual environment with the project's wheel installed (its dependencies
-    are taken from this environment's site-packages: the test needs no network)."""
+    are taken from this environment's site-packages: the test needs no network), whether
+    this environment is a virtual one or the base interpreter."""
     tmp = tmp_path_factory.mktemp("wheel")
     # a copy of what the wheel is made of: setuptools builds in the source tree (build/),
     # and a file left there by an older build would end up in the wheel
@@ -31,8 +33,17 @@ def installed(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(tmp / "dist"), str(source)], check=True)
     wheel = next((tmp / "dist").glob("puzzledb-*.whl"))
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(tmp / "venv")
+    venv.EnvBuilder(with_pip=False).create(tmp / "venv")
     python = tmp / "venv" / "bin" / "python"
+    # this environment's dependencies, seen after the new environment's own packages: the
+    # directories go on sys.path as they are (a path line of a .pth file), their own .pth
+    # files are not read, so an editable install of the project here stays out of sight
+    # (system_site_packages would give the base interpreter's, which a venv user's
+    # dependencies are not in)
+    inside = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()"
+                             "['purelib'])"], text=True, capture_output=True,
+                            check=True).stdout.strip()
+    Path(inside, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([python, "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
                    check=True)
     work = tmp / "work"

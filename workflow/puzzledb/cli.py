@@ -4,22 +4,30 @@
     puzzledb info <puzzle>              definition, size, memory need, the stored database
     puzzledb build <puzzle>             build or resume the layers (the bfs rule does this)
         [--depth-limit D] [--shards S]      a partial database; the frontier search
-        [--store counts]                    keep counts, samples and the deepest positions
-                                            only, checkpointed (a space too large for disk)
+        [--store counts|distances]          keep counts, samples and the deepest positions
+                                            only (distances: and every position's depth in
+                                            two bits), checkpointed (a space too large for
+                                            layer files)
     puzzledb verify <puzzle>            read every layer in full and check it against the
         [--repair]                          manifest; --repair removes the first bad layer,
                                             those after it and the manifest, for a rebuild
                                             (a bad part of a layer: that part alone)
     puzzledb distance <puzzle> <board>  exact distance to the goal ("more than D" beyond the
-                                        D stored layers of a partial database)
+                                        D stored layers of a partial database), from the
+                                        layers or a distance table (store: distances)
     puzzledb solve <puzzle> <board>     an optimal solution, one board per line (then
                                         "moves: R U' F2" for a puzzle whose moves have names)
         [--search ida|iddfs] [--heuristic B] [--all]   by tree search, without a database
         [--batch FILE] [--goal GOAL]    every board of a file: board:length:route lines
-        [--threads N]                       (N boards at a time, in input order)
+        [--threads N]                       (N boards at a time, in input order; from the
+                                            distance table when there is one)
     puzzledb count <puzzle> <board>     the number of optimal solutions
     puzzledb sample <puzzle> <depth>    positions at a depth (all, or --count at random)
     puzzledb decode <puzzle> <rank>...  ranks to boards
+    puzzledb show <puzzle> <board>      the board's picture, an SVG file (--output FILE,
+                                        default <puzzle>.svg in the current directory)
+    puzzledb design <puzzle>            the designer's table: every placement of the pieces,
+                                        which reach the goal, how far, in how many components
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
@@ -40,10 +48,11 @@ from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
-from puzzledb.puzzles.pegs.puzzle import format_moves
+from puzzledb.puzzles.base import ChainedMoves, show_boards
 from puzzledb.solvers import SEARCHES
-from puzzledb.store import LAYERS, STORES
-from puzzledb.store.counts import stored
+from puzzledb.store import DISTANCES, LAYERS, STORES, label_modulus
+from puzzledb.store.distances import table_bytes
+from puzzledb.store.kinds import stored
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
 # imported by the commands that use them, so that a query that needs no kernel (distance,
@@ -74,6 +83,7 @@ def positive(text):
 
 
 def _parser():
+    """The `puzzledb` command line: the global options, then each group of commands."""
     default = defaults()  # the config schema's: one place for every default
     parser = _Parser(
         prog="puzzledb", description="Exhaustive depth databases of puzzles: build and query.",
@@ -90,13 +100,27 @@ def _parser():
         help="config file whose define: puzzles to know (default: ./config.yaml if any)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _database_commands(sub, default)
+    _query_commands(sub)
+    _drawing_commands(sub)
+    _peg_commands(sub)
+    for command in sub.choices.values():  # --results also after the command
+        command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
+                             help="directory holding <puzzle>/layers")
+        command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
+                             help="config file whose define: puzzles to know")
+    return parser
 
+
+def _database_commands(sub, default):
+    """list, info, build and verify: the puzzles known and their databases."""
     sub.add_parser("list", help="the puzzles known, and where each is defined")
     p = sub.add_parser("info", help="definition, size, memory need and stored database of "
                                     "a puzzle")
     p.add_argument("puzzle")
     p = sub.add_parser("build", help="build or resume a puzzle's database (its layers, or with "
-                       "--store counts its counts and samples)")
+                       "--store counts its counts and samples, --store distances those and "
+                       "every position's depth)")
     p.add_argument("puzzle")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--memory-mb", type=int, default=default["memory_mb"],
@@ -110,10 +134,14 @@ def _parser():
     p.add_argument("--store", choices=STORES, default=LAYERS,
                    help="layers (default): every layer's file; counts: the in-memory search "
                         "keeps each layer's count, a sample and the deepest positions, and "
-                        "checkpoints itself (a rerun resumes from the last checkpoint)")
+                        "checkpoints itself (a rerun resumes from the last checkpoint); "
+                        "distances: the same, and every position's depth modulo 3 (or 4) in "
+                        "two bits, one file (distance, solve and count answer from it; "
+                        "`puzzledb info <puzzle>` gives its size)")
     p.add_argument("--checkpoint-minutes", type=float, default=default["checkpoint_minutes"],
-                   metavar="M", help=f"--store counts: minutes between checkpoints (default "
-                                     f"{default['checkpoint_minutes']:g}; 0: every layer)")
+                   metavar="M", help=f"--store counts or distances: minutes between "
+                                     f"checkpoints (default {default['checkpoint_minutes']:g}; "
+                                     f"0: every layer)")
     p.add_argument("--job-states", type=int, default=default["job_states"], metavar="N",
                    help=f"frontier search: states a job expands (default "
                         f"{default['job_states']:,})")
@@ -129,6 +157,10 @@ def _parser():
                         "that the next build (snakemake, or puzzledb build) resumes from the "
                         "last good layer; a bad part of a layer written in parts: that part "
                         "and the manifest, and the next build rebuilds the part alone")
+
+
+def _query_commands(sub):
+    """distance, solve, count, sample and decode: questions about positions."""
     for name, text in (
         ("distance", "exact distance of a board to the goal"),
         ("solve", "an optimal solution, one board per line (and a last line 'moves: ...' "
@@ -140,7 +172,20 @@ def _parser():
         p.add_argument("board", nargs="*" if name == "solve" else "+",
                        help="board string (spaces between rows allowed; a permutation "
                             "puzzle's board may be a sequence of its moves, e.g. R U' F2)")
-    p = sub.choices["solve"]
+    _solve_options(sub.choices["solve"])
+    p = sub.add_parser("sample", help="positions at a depth")
+    p.add_argument("puzzle")
+    p.add_argument("depth", type=int)
+    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
+    p.add_argument("--seed", type=nonnegative, default=0)
+    p = sub.add_parser("decode", help="ranks to boards")
+    p.add_argument("puzzle")
+    p.add_argument("ranks", nargs="+", type=int)
+    p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+
+
+def _solve_options(p):
+    """solve's options: tree search, its bound, every solution, a batch, another goal."""
     p.add_argument("--search", choices=SEARCHES, default=None,
                    help="tree search instead of the database: ida (IDA*) or iddfs "
                         "(iterative deepening)")
@@ -155,8 +200,9 @@ def _parser():
     p.add_argument("--limit", type=nonnegative, default=None,
                    help="with --all: at most this many")
     p.add_argument("--batch", default=None, metavar="FILE",
-                   help="solve every board of FILE (one a line) by tree search; one line "
-                        "board:length:route each, in input order")
+                   help="solve every board of FILE (one a line) by tree search, or by walks "
+                        "down the distance table of a database built with store: distances; "
+                        "one line board:length:route each, in input order")
     p.add_argument("--threads", type=positive, default=1, metavar="N",
                    help="with --batch: solve N boards at a time, one a thread (default 1); "
                         "the output keeps the input order")
@@ -164,15 +210,23 @@ def _parser():
                    help="boards are written for this goal instead of the puzzle's, e.g. "
                         "the literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
                         "14 15\" (docs/solvers.md); output as given")
-    p = sub.add_parser("sample", help="positions at a depth")
+
+
+def _drawing_commands(sub):
+    """show and design: a board's picture, and the designer's table of sliding blocks."""
+    p = sub.add_parser("show", help="a board's picture, pieces coloured: an SVG file")
     p.add_argument("puzzle")
-    p.add_argument("depth", type=int)
-    p.add_argument("--count", type=nonnegative, default=None, help="draw this many at random")
-    p.add_argument("--seed", type=nonnegative, default=0)
-    p = sub.add_parser("decode", help="ranks to boards")
+    p.add_argument("board", nargs="+", help="board string (a drawing: rows separated by "
+                                            "spaces)")
+    p.add_argument("--output", default=None, metavar="FILE",
+                   help="where to write it (default: <puzzle>.svg in the current directory)")
+    p = sub.add_parser("design", help="the designer's table: every placement of the pieces "
+                       "(sliding blocks), which reach the goal and how far, and the farthest")
     p.add_argument("puzzle")
-    p.add_argument("ranks", nargs="+", type=int)
-    p.add_argument("--level", type=int, default=0, help="layer of the ranks (graded puzzles)")
+
+
+def _peg_commands(sub):
+    """peg-solutions: a family's own command, answered through its capability."""
     p = sub.add_parser("peg-solutions", help="shortest peg-solitaire solutions in moves "
                        "(a chain of jumps by one peg is one move), as (0,6)(9,3)(2,0,6)...")
     p.add_argument("puzzle")
@@ -182,12 +236,6 @@ def _parser():
                    help="the hole of the last peg (default: the finish of the puzzle's "
                         "definition)")
     p.add_argument("--one", action="store_true", help="stop at the first solution")
-    for command in sub.choices.values():  # --results also after the command
-        command.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
-                             help="directory holding <puzzle>/layers")
-        command.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
-                             help="config file whose define: puzzles to know")
-    return parser
 
 
 def run(args, out=sys.stdout):
@@ -202,40 +250,11 @@ def run(args, out=sys.stdout):
         return
     puzzle = puzzles.get(args.puzzle)
     if args.command == "info":
-        print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
-        print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
-        print(f"hash          {puzzle.definition_hash()} "
-              f"(ranking {puzzle.definition()['ranking']})", file=out)
-        print(f"rank space    {puzzle.rank_space()}", file=out)
-        for label, text in puzzle.info_lines():
-            print(f"{label:13s} {text}", file=out)
-        print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
-              file=out)
-        if puzzle.ranks_fit:
-            print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
-                  f"mode: bounded by segment)", file=out)
-        else:
-            print("search memory none: ranks beyond 64 bits, no database (tree search)",
-                  file=out)
-        try:
-            with DepthDatabase.open(puzzle.name, args.results) as db:
-                print(f"database      {db.total:,} states, max depth {db.max_depth}, "
-                      f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
-                      f"store {db.store.kind}"
-                      + (" (counts, samples and the deepest positions)" if db.counts_only
-                         else "") + f", in {db.store.directory}", file=out)
-        except PuzzledbError as err:
-            print(f"database      none ({err})", file=out)
-        if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
-                or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
-            from puzzledb.solvers import additive  # loads numba: only when there is any
-
-            for line in additive.describe(puzzle, args.results, defaults()["threads"],
-                                          pdbs.get(puzzle.name, ())):
-                print(f"additive pdbs {line}", file=out)
+        _info(puzzle, args, pdbs, out)
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
-           "peg-solutions": _peg_solutions, "solve": solve}
+           "peg-solutions": _peg_solutions, "solve": solve, "show": _show,
+           "design": _design}
     if args.command in own:
         own[args.command](puzzle, args, out)
         return
@@ -251,16 +270,74 @@ def run(args, out=sys.stdout):
             boards = db.boards_at(args.depth, args.count, args.seed)
             kept = db.kept(args.depth)
             if kept < db.counts[args.depth] and (args.count is None or args.count > kept):
-                print(f"puzzledb: {puzzle.name} keeps counts only (store: counts): "
-                      f"{kept:,} of the {db.counts[args.depth]:,} positions at depth "
-                      f"{args.depth} were kept, drawn at random", file=sys.stderr)
-            for board in boards:
-                print(board, file=out)
+                print(f"puzzledb: {puzzle.name} keeps a sample of each layer (store: "
+                      f"{db.store.kind}): {kept:,} of the {db.counts[args.depth]:,} "
+                      f"positions at depth {args.depth} were kept, drawn at random",
+                      file=sys.stderr)
+            out.write(show_boards(puzzle, boards))
+
+
+def _info(puzzle, args, pdbs, out):
+    """info: the definition, its size and memory, what store: distances would take on
+    disk, the stored database and the additive pattern databases."""
+    print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
+    print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
+    print(f"hash          {puzzle.definition_hash()} "
+          f"(ranking {puzzle.definition()['ranking']})", file=out)
+    print(f"rank space    {puzzle.rank_space()}", file=out)
+    for label, text in puzzle.info_lines():
+        print(f"{label:13s} {text}", file=out)
+    print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
+          file=out)
+    if puzzle.ranks_fit:
+        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
+              f"mode: bounded by segment)", file=out)
+        if not puzzle.graded:  # what store: distances would take
+            print(f"table         {table_bytes(puzzle) / 2**20:,.1f} MiB on disk with "
+                  f"store: distances (depth modulo {label_modulus(puzzle)}), its search "
+                  f"{select.search_mib(puzzle, DISTANCES):,.1f} MiB", file=out)
+    else:
+        print("search memory none: ranks beyond 64 bits, no database (tree search)",
+              file=out)
+    try:
+        with DepthDatabase.open(puzzle.name, args.results) as db:
+            contents = f" ({db.store.contents})" if db.store.contents else ""
+            print(f"database      {db.total:,} states, max depth {db.max_depth}, "
+                  f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
+                  f"store {db.store.kind}{contents}, in {db.store.directory}", file=out)
+    except PuzzledbError as err:
+        print(f"database      none ({err})", file=out)
+    if (puzzle.additive_partitions() or pdbs.get(puzzle.name)
+            or Path(paths.pattern_partitions(args.results, puzzle.name)).is_dir()):
+        from puzzledb.solvers import additive  # loads numba: only when there is any
+
+        for line in additive.describe(puzzle, args.results, defaults()["threads"],
+                                      pdbs.get(puzzle.name, ())):
+            print(f"additive pdbs {line}", file=out)
 
 
 def _decode(puzzle, args, out):
     for rank in args.ranks:
         print(puzzle.decode(rank, args.level), file=out)
+
+
+def _show(puzzle, args, out):
+    """show: the picture of one board (report/pictures.py), written to --output; says where."""
+    from puzzledb.report.pictures import write_board_svg
+
+    path = args.output or f"{puzzle.name}.svg"
+    write_board_svg(path, puzzle, puzzle.parse(board_of(args)))
+    print(f"{puzzle.name}: wrote {path}", file=out)
+
+
+def _design(puzzle, args, out):
+    """design: the designer's table of the stored database (report/design.py)."""
+    from puzzledb.report.design import design, lines
+
+    with DepthDatabase.open(puzzle.name, args.results) as db:
+        text, farthest = lines(puzzle.name, design(db))
+    print("\n".join(text), file=out)
+    out.write(show_boards(puzzle, farthest))
 
 
 def _build(puzzle, args, out):
@@ -291,8 +368,10 @@ def _verify(puzzle, args, out):
 
 
 def _peg_solutions(puzzle, args, out):
-    """peg-solutions: iterative deepening over moves (Puzzle.solutions_in_moves); meant for
-    small boards such as hoppers."""
+    """peg-solutions: iterative deepening over moves, for a puzzle with the capability of
+    chained moves (peg solitaire: ChainedMoves.solutions_in_moves); meant for small boards
+    such as hoppers."""
+    chains = puzzle.capability(ChainedMoves)  # refused first, whatever the options say
     first = None
     if args.first is not None:
         try:
@@ -300,13 +379,13 @@ def _peg_solutions(puzzle, args, out):
         except ValueError:
             raise PuzzleError(f"--first {args.first!r}: give the holes of a move, "
                               f"e.g. 0,6") from None
-    result = puzzle.solutions_in_moves(args.finish, first_move=first,
+    result = chains.solutions_in_moves(args.finish, first_move=first,
                                        all_solutions=not args.one)
     if result.length is None:
         raise SearchError(f"{puzzle.name}: no sequence of moves leaves one peg at the "
                           f"finish hole")
     for moves in result.solutions:
-        print(format_moves(moves), file=out)
+        print(chains.format_moves(moves), file=out)
     count = len(result.solutions)
     print(f"{count} solution{'s' * (count != 1)} of {result.length} moves", file=sys.stderr)
 

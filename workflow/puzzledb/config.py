@@ -3,7 +3,7 @@ package (schemas/config.schema.yaml, which also gives every default), plus the c
 schema cannot make; errors are one line naming the key.  The puzzles a config declares under
 `define:` are registered (puzzles.define) for the workflow, its jobs and the command line
 alike.  It loads no compiled code, so parsing the Snakefile stays quick.  What each job
-needs (threads, mem_mb) is the workflow adapter's business (workflow.py)."""
+needs (threads, mem_mb) is the workflow adapter's business (workflow/)."""
 
 from functools import cache
 from importlib.resources import files
@@ -13,8 +13,8 @@ import yaml
 
 from puzzledb import puzzles
 from puzzledb.bfs import select
-from puzzledb.errors import BudgetError, ConfigError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.errors import BudgetError, ChoiceError, ConfigError, PuzzleError
+from puzzledb.store import LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
 SCHEMA = files("puzzledb") / "schemas" / "config.schema.yaml"
@@ -33,7 +33,15 @@ def defaults():
 
 def check_config(config, source="config"):
     """Validate `config` in place (filling defaults) and register its `define:` puzzles;
-    ConfigError naming the first problem.  source: the config file, for messages."""
+    ConfigError naming the first problem.  source: the config file, for messages.  Returns
+    the config."""
+    checked_search_plans(config, source)
+    return config
+
+
+def checked_search_plans(config, source="config"):
+    """check_config, and the search plans it computed (search_plans): what the workflow
+    reads, so that they are computed once per parse."""
     _typed_from_command_line(config, schema())
     _validate(config, schema(), source)
     for key, value in defaults().items():
@@ -43,8 +51,15 @@ def check_config(config, source="config"):
         for name in config[key]:
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
-    search_plans(config, source)
+    plans = search_plans(config, source)
     config["pdbs"] = pattern_partitions(config["pdbs"], source)
+    _check_problem_sets(config, source)
+    return plans
+
+
+def _check_problem_sets(config, source):
+    """Each problem set's defaults filled, and ConfigError unless its puzzle is listed, has
+    the query set, and keeps the layers matching reads."""
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -59,10 +74,10 @@ def check_config(config, source="config"):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
-        if config["store"].get(puzzle.name) == COUNTS:
+        store = config["store"].get(puzzle.name, LAYERS)
+        if store != LAYERS:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
-                              f"keeps counts only (store: counts)")
-    return config
+                              f"keeps {store} only (store: {store})")
 
 
 def pattern_partitions(pdbs, source="config"):
@@ -98,13 +113,13 @@ def search_plans(config, source="config"):
         except PuzzleError as err:
             raise ConfigError(f"{source}: puzzles: {err}") from None
         try:
-            store = config["store"].get(name, LAYERS)
             plan = select.choose(puzzle, config["memory_mb"], config["shards"].get(name),
-                                 config["depth_limit"].get(name), store)
+                                 config["depth_limit"].get(name),
+                                 config["store"].get(name, LAYERS))
             select.check_fits(puzzle, plan, config["memory_mb"])
-        except PuzzleError as err:
-            key = "store" if store == COUNTS else "shards"
-            raise ConfigError(f"{source}: {key}.{name}: {err}") from None
+        except ChoiceError as err:  # it names the key that asked for what cannot be
+            where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
+            raise ConfigError(f"{source}: {where}: {err}") from None
         except BudgetError as err:
             raise ConfigError(f"{source}: {err}") from None
         plans[name] = plan

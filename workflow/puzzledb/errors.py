@@ -11,6 +11,17 @@ class PuzzleError(PuzzledbError):
     """An unknown puzzle, or a request the puzzle cannot serve (a capability it lacks)."""
 
 
+class ChoiceError(PuzzleError):
+    """A search mode or a store asked of a puzzle that it cannot serve (bfs/modes.py says
+    what each needs): `key` names the setting that asked for it (the config key `puzzles`,
+    `shards`, `depth_limit` or `store`), so that the config check names the key the user
+    set."""
+
+    def __init__(self, key, message):
+        super().__init__(message)
+        self.key = key
+
+
 class BoardError(PuzzledbError):
     """A board string or rank that is malformed, or a position that is unreachable."""
 

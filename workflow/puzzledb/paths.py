@@ -9,6 +9,7 @@ PUZZLE = "{puzzle}"
 MANIFEST = "manifest.json"  # a database's or a table set's last file: it marks it complete
 SAMPLES = "samples.h5"  # a counts-only database's sample of each layer (store/counts.py)
 CHECKPOINT = "checkpoint.2bit"  # a counts-only search's last checkpoint (bfs/checkpoint.py)
+DISTANCES = "distances.2bit"  # a distances store's table of depths (store/distances.py)
 
 
 def puzzle_directory(results, puzzle=PUZZLE):
@@ -50,14 +51,19 @@ def step_record(work, first="{first}"):
     return f"{work}/step_{_depth(first)}.json"
 
 
+def depth_work(work, depth="{depth}"):
+    """The work files of one depth of the frontier search, every job's below."""
+    return f"{work}/d{_depth(depth)}"
+
+
 def expand_output(work, depth="{depth}", part="{part}", parts="{parts}"):
     """The work files of one expand job of the frontier search."""
-    return f"{work}/d{_depth(depth)}/expand_{part}of{parts}"
+    return f"{depth_work(work, depth)}/expand_{part}of{parts}"
 
 
 def merge_output(work, depth="{depth}", part="{part}", parts="{parts}"):
     """The merged segments of one merge job of the frontier search."""
-    return f"{work}/d{_depth(depth)}/merge_{part}of{parts}"
+    return f"{depth_work(work, depth)}/merge_{part}of{parts}"
 
 
 def _puzzle_file(name):
@@ -77,6 +83,7 @@ symmetry_antipodes = _puzzle_file("antipodes_symmetry.txt")
 verified = _puzzle_file("verified.txt")
 antipode_moves = _puzzle_file("antipodes_moves.txt")
 start_distribution = _puzzle_file("start_distribution.csv")
+design = _puzzle_file("design.csv")  # the designer's table over every placement
 
 
 def problem_stem(results, puzzle=PUZZLE, queries="{queries}", k="{k}"):

@@ -9,7 +9,8 @@ import time
 from tqdm import tqdm
 
 from puzzledb import paths
-from puzzledb.errors import SearchError
+from puzzledb.errors import BoardError, SearchError
+from puzzledb.puzzles.base import GoalFrames, show_boards
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 
@@ -46,7 +47,7 @@ def solve(puzzle, args, out):
     if args.batch and (args.all or args.limit):
         raise SearchError("--batch prints one optimal solution a board; --all and --limit "
                           "are for one board")
-    frame = puzzle.goal_frame(args.goal) if args.goal else None
+    frame = puzzle.capability(GoalFrames).goal_frame(args.goal) if args.goal else None
     parse = frame.parse if frame else puzzle.parse
 
     def given(text):  # a board and the notation it is written in
@@ -65,14 +66,15 @@ def solve(puzzle, args, out):
             reason = f"no database of {puzzle.name} in {args.results}"
         else:
             with DepthDatabase.open(puzzle.name, args.results) as db:
-                if db.counts_only:
-                    reason = (f"the database of {puzzle.name} keeps counts only "
-                              f"(store: counts)")
+                if db.refusal is not None:  # a database that keeps no routes
+                    reason = (f"the database of {puzzle.name} keeps {db.store.keeps} "
+                              f"(store: {db.store.kind})")
                 elif db.distance(board_of(args)) is not None:
                     notation = boards[0][1]
                     route = db.solution(board_of(args))
-                    for rank in route:
-                        print(puzzle.format_as(puzzle.unrank(rank), notation), file=out)
+                    out.write(show_boards(puzzle, [puzzle.format_as(puzzle.unrank(rank),
+                                                                    notation)
+                                                   for rank in route]))
                     moves = puzzle.route_moves(route)
                     if moves is not None:  # a puzzle whose moves have names: them too
                         print(f"moves: {' '.join(moves) or '(none)'}", file=out)
@@ -80,12 +82,50 @@ def solve(puzzle, args, out):
                 else:
                     reason = (f"{board_of(args)!r} lies beyond the {db.max_depth} stored "
                               f"layers of {puzzle.name}")
+    if args.batch and not (args.search or args.heuristic or args.goal):
+        db = _walking_database(puzzle, args.results)
+        if db is not None:
+            with db:
+                _batch_from_table(db, boards, out, began)
+            return
     solver = Solver(puzzle, args.search or "ida", args.heuristic, args.results)
     _say_how(solver, args, reason)
     if args.batch:
         _batch(solver, boards, frame, args, out, began)
     else:
         _tree_search(solver, *boards[0], frame, args, out)
+
+
+def _walking_database(puzzle, results):
+    """The database of `puzzle` whose routes are walks down a distance table (store:
+    distances), which answers solve --batch itself; None for any other (a batch is then
+    solved by tree search, as it always was)."""
+    if not LayerStore(paths.layers(results, puzzle.name), puzzle).manifest_path().exists():
+        return None
+    db = DepthDatabase.open(puzzle.name, results)
+    if db.lookup.walks:
+        return db
+    db.close()
+    return None
+
+
+def _batch_from_table(db, boards, out, began):
+    """solve --batch from a distance table: one problem line per board, in input order, and
+    a summary on stderr."""
+    from puzzledb.query.problems import problem_line
+
+    puzzle = db.puzzle
+    for board, notation in boards:
+        rank = puzzle.rank(board)
+        depth = int(db.depths([rank])[0])
+        if depth < 0:
+            raise BoardError(f"{puzzle.name}: board {puzzle.format(board)!r} is "
+                             + (f"more than {db.max_depth} moves away, beyond the table"
+                                if db.partial else "unreachable (in no layer)"))
+        print(problem_line(puzzle, db.lookup.route(rank, depth), None, notation), file=out,
+              flush=True)
+    print(f"distance table of {puzzle.name}: {len(boards)} boards in "
+          f"{time.perf_counter() - began:.2f} s, loading included", file=sys.stderr)
 
 
 # What the additive pattern databases buy, measured (docs/solvers.md, docs/benchmarks.md):
@@ -180,10 +220,9 @@ def _tree_search(solver, board, notation, frame, args, out):
         for path in solved.paths:
             print(problem_line(puzzle, path, frame, notation), file=out)
     else:
-        for rank in solved.paths[0]:
-            board = puzzle.unrank(rank)
-            print(frame.format(board, notation) if frame else
-                  puzzle.format_as(board, notation), file=out)
+        out.write(show_boards(puzzle, [frame.format(puzzle.unrank(rank), notation) if frame
+                                       else puzzle.format_as(puzzle.unrank(rank), notation)
+                                       for rank in solved.paths[0]]))
     count = len(solved.paths)
     what = f"{count} optimal solution{'s' * (count != 1)}" if args.all else "an optimal solution"
     print(f"{search} ({solved.heuristic or 'no heuristic'}): {what} of {solved.length} "

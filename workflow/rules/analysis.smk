@@ -2,7 +2,11 @@
 # is marked with report(): `snakemake --report report.zip` files it under its puzzle (the
 # category) and its kind (the subcategory), with the caption in workflow/report/.
 
-SYMMETRIC = PUZZLEDB.symmetric_puzzles()
+from puzzledb.workflow.analysis import AnalysisRules
+
+ANALYSIS = AnalysisRules(config, PLANS)
+SYMMETRIC = ANALYSIS.symmetric_puzzles()
+DESIGNED = ANALYSIS.designed_puzzles()
 
 
 rule summary:
@@ -73,8 +77,9 @@ rule report:
         plots=[paths.depth_plot(RESULTS, p) for p in config["puzzles"]],
         symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
         symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
-        distributions=[PUZZLEDB.problem_files(entry)[0] for entry in config["problem_sets"]],
-        problems=[PUZZLEDB.problem_files(entry)[1] for entry in config["problem_sets"]],
+        designs=[paths.design(RESULTS, p) for p in DESIGNED],
+        distributions=[ANALYSIS.problem_files(entry)[0] for entry in config["problem_sets"]],
+        problems=[ANALYSIS.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:
         report(
             paths.report(RESULTS),
@@ -96,7 +101,7 @@ rule report:
 
 
 rule symmetry:
-    # Only for puzzles that declare symmetries (see Workflow.all_outputs).
+    # Only for puzzles that declare symmetries (see AnalysisRules.symmetric_puzzles).
     input:
         manifest=paths.manifest(RESULTS),
     output:
@@ -122,6 +127,28 @@ rule symmetry:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/symmetry.py"
+
+
+rule design:
+    # Only for puzzles whose ranks number every placement of their pieces (sliding blocks).
+    input:
+        manifest=paths.manifest(RESULTS),
+    output:
+        report(
+            paths.design(RESULTS),
+            caption="../report/design.rst",
+            category="{puzzle}",
+            subcategory="layers",
+            labels={"content": "designer's table: every placement"},
+        ),
+    log:
+        paths.log(PUZZLE, "design"),
+    benchmark:
+        paths.benchmark(PUZZLE, "design")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/design.py"
 
 
 rule mitm:
@@ -159,7 +186,7 @@ rule mitm:
 
 
 rule antipode_moves:
-    # Only for puzzles whose moves have names (see Workflow.routed_puzzles).
+    # Only for puzzles whose moves have names (see AnalysisRules.routed_puzzles).
     input:
         manifest=paths.manifest(RESULTS),
     output:
@@ -181,7 +208,7 @@ rule antipode_moves:
 
 
 rule start_distribution:
-    # Only for puzzles with a start pattern (see Workflow.phased_puzzles).
+    # Only for puzzles with a start pattern (see AnalysisRules.phased_puzzles).
     input:
         manifest=paths.manifest(RESULTS),
     output:

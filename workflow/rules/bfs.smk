@@ -3,7 +3,12 @@
 # manifest, written last: the layer files beside it are not outputs, so a failed or killed
 # job keeps every finished layer (Snakemake deletes the outputs of failed jobs) and the rerun
 # resumes after them.  With `store: counts` it writes no layers but the manifest and
-# samples.h5, and checkpoints the search (checkpoint.2bit, also not an output).
+# samples.h5, and checkpoints the search (checkpoint.2bit, also not an output); with
+# `store: distances` also the table of every state's depth (distances.2bit, not an output).
+
+from puzzledb.workflow.bfs import BfsRules
+
+BFS = BfsRules(config, PLANS)
 
 
 rule bfs:
@@ -15,14 +20,14 @@ rule bfs:
         paths.benchmark(PUZZLE, "bfs")
     params:
         memory_mb=config["memory_mb"],
-        depth_limit=PUZZLEDB.depth_limit,
-        store=PUZZLEDB.store,
+        depth_limit=BFS.depth_limit,
+        store=BFS.store,
         checkpoint_minutes=config["checkpoint_minutes"],
-    threads: PUZZLEDB.build_threads
+    threads: BFS.threads
     resources:
-        mem_mb=PUZZLEDB.build_mem_mb,
+        mem_mb=BFS.mem_mb,
     wildcard_constraints:
-        puzzle=PUZZLEDB.puzzles_built(IN_MEMORY),
+        puzzle=BFS.puzzles(),
     conda:
         "../envs/puzzledb.yaml"
     script:

@@ -4,12 +4,15 @@
 # checkpoint: the record says what comes next, the end or a depth fanned out into expand and
 # merge jobs whose results the next step gathers.
 
+from puzzledb.workflow.frontier import FrontierRules
+
+FRONTIER = FrontierRules(config, PLANS, checkpoints)
 WORK = paths.frontier_work(RESULTS)
 
 
 checkpoint frontier_step:
     input:
-        unpack(PUZZLEDB.step_input),
+        unpack(FRONTIER.step_input),
     output:
         paths.step_record(WORK),
     log:
@@ -17,10 +20,10 @@ checkpoint frontier_step:
     benchmark:
         paths.benchmark(PUZZLE, "frontier_step_{first}")
     params:
-        plan=PUZZLEDB.search_plan,
+        plan=FRONTIER.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=PUZZLEDB.step_mb,
+        mem_mb=FRONTIER.step_mb,
     wildcard_constraints:
         first=r"\d{3}",
     conda:
@@ -31,7 +34,7 @@ checkpoint frontier_step:
 
 rule frontier_expand:
     input:
-        previous=PUZZLEDB.previous_record,
+        previous=FRONTIER.previous_record,
     output:
         temp(directory(paths.expand_output(WORK))),
     log:
@@ -39,10 +42,10 @@ rule frontier_expand:
     benchmark:
         paths.benchmark(PUZZLE, "frontier_expand_{depth}_{part}of{parts}")
     params:
-        plan=PUZZLEDB.search_plan,
+        plan=FRONTIER.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=PUZZLEDB.layer_before_mb,
+        mem_mb=FRONTIER.layer_before_mb,
     wildcard_constraints:
         depth=r"\d{3}",
     conda:
@@ -53,7 +56,7 @@ rule frontier_expand:
 
 rule frontier_merge:
     input:
-        expanded=PUZZLEDB.expanded,
+        expanded=FRONTIER.expanded,
     output:
         temp(directory(paths.merge_output(WORK))),
     log:
@@ -61,10 +64,10 @@ rule frontier_merge:
     benchmark:
         paths.benchmark(PUZZLE, "frontier_merge_{depth}_{part}of{parts}")
     params:
-        plan=PUZZLEDB.search_plan,
+        plan=FRONTIER.search_plan,
     threads: config["threads"]
     resources:
-        mem_mb=PUZZLEDB.merge_mb,
+        mem_mb=FRONTIER.merge_mb,
     wildcard_constraints:
         depth=r"\d{3}",
     conda:
@@ -75,7 +78,7 @@ rule frontier_merge:
 
 rule frontier_manifest:
     input:
-        record=PUZZLEDB.final_record,
+        record=FRONTIER.final_record,
     output:
         manifest=paths.manifest(RESULTS),
     log:
@@ -83,9 +86,9 @@ rule frontier_manifest:
     benchmark:
         paths.benchmark(PUZZLE, "frontier_manifest")
     params:
-        plan=PUZZLEDB.search_plan,
+        plan=FRONTIER.search_plan,
     wildcard_constraints:
-        puzzle=PUZZLEDB.puzzles_built(FRONTIER),
+        puzzle=FRONTIER.puzzles(),
     conda:
         "../envs/puzzledb.yaml"
     script:

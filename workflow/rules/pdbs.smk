@@ -3,12 +3,15 @@
 # written last once every table has been read back whole.  A failed table job leaves no
 # file (tables are written under a temporary name and renamed), so a rerun builds it again.
 
+from puzzledb.workflow.pdbs import PatternRules
+
+PDBS = PatternRules(config)
 TABLES = paths.pattern_databases(RESULTS)  # results/pdbs/{puzzle}/{partition}
 
 
 rule pdbs:
     input:
-        PUZZLEDB.pdb_outputs(),
+        PDBS.outputs(),
 
 
 rule pdb_table:
@@ -22,8 +25,8 @@ rule pdb_table:
         memory_mb=config["memory_mb"],
     threads: config["threads"]
     resources:
-        mem_mb=PUZZLEDB.pdb_build_mem_mb,
-        runtime=PUZZLEDB.pdb_build_minutes,
+        mem_mb=PDBS.mem_mb,
+        runtime=PDBS.minutes,
     conda:
         "../envs/puzzledb.yaml"
     script:
@@ -32,7 +35,7 @@ rule pdb_table:
 
 rule pdb_manifest:
     input:
-        PUZZLEDB.pdb_tables,
+        PDBS.tables,
     output:
         f"{TABLES}/{paths.MANIFEST}",
     log:

@@ -4,6 +4,7 @@ arithmetic on sizes, so that the config check, the workflow's `resources` and `p
 can state it without loading the compiled engine."""
 
 from puzzledb.errors import BudgetError
+from puzzledb.store import DISTANCES, LAYERS, label_modulus
 from puzzledb.expansion import (
     SUB_STATES,
     WORD_BITS,
@@ -27,48 +28,66 @@ EXTRACT_BUFFER_BYTES = BLOCK_WORDS * WORD_BITS * 8
 TWOBIT_EXTRACT_SUBS = 8
 TWOBIT_EXTRACT_BYTES = TWOBIT_EXTRACT_SUBS * SUB_STATES * 8
 
+# The distances store's search of a puzzle with no colouring (distances.py, CycleSearch):
+# the unseen states listed before an expansion once at most LIST_STATES are left, and the
+# positions drawn to sample a layer (at most SAMPLE_DRAWS, 64 for each of the 4,096 states
+# a sample keeps: store/counts.py), with the ranks and lengths of their walks.
+LIST_STATES = 1 << 23
+SAMPLE_DRAWS = 64 * 4096
+
 # What a search process holds besides its search: the interpreter, numpy, numba, h5py and
 # the compiled kernels (a build of the 8-puzzle peaks at about 200 MiB in all).
 PROCESS_OVERHEAD_MB = 256
 
 
-# The frontier engine (frontier/search.py) expands at most this many source states at once.  Its
-# estimates made before a layer is expanded assume that no segment receives more than SKEW
-# times its share of the neighbours; a merge job's need is then computed exactly from what
-# its segments received (segment_merge_bytes), and a step job that would exceed its
+# The frontier engine (frontier/expand.py) expands at most this many source states at once.
+# Its estimates made before a layer is expanded assume that no segment receives more than
+# SKEW times its share of the neighbours; a merge job's need is then computed exactly from
+# what its segments received (segment_merge_bytes), and a step job that would exceed its
 # estimate hands the depth to such jobs.
 PIECE_STATES = 1 << 18
 SKEW = 2
 DENSE_RATIO = 128  # a segment goes through a bitset when it spans at most this many ranks
 #                    per incoming neighbour (the bitset is then smaller than the sort's data)
 SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` entry
-MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (search.py)
+MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (frontier/merge.py)
 
 
-def search_bytes(puzzle):
+def search_bytes(puzzle, store=LAYERS):
     """Bytes the in-memory search holds.
 
     Ungraded: two bits per state of the rank space (its depth mod 3, in effect: unseen,
-    older, this layer, next layer), two flag bytes and a 4-byte count per sub-block, one extraction buffer and
-    the tables of the puzzle's layer expansion, if it has one (Puzzle.expansion_bytes).
-    Graded: one bit per rank of the current and the next level, and one extraction
-    buffer."""
+    older, this layer, next layer), two flag bytes and a 4-byte count per sub-block, one
+    extraction buffer and the tables of the puzzle's layer expansion, if it has one
+    (Puzzle.expansion_bytes); with the distances store, what its search adds
+    (distance_search_bytes).  Graded: one bit per rank of the current and the next level,
+    and one extraction buffer.  Both: the neighbours kernel's data (Puzzle.kernel_bytes)."""
     if not puzzle.graded:
         words = twobit_words(puzzle.size)
+        extra = distance_search_bytes(puzzle) if store == DISTANCES else 0
         return (words * 8 + 6 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
-                + puzzle.expansion_bytes())
+                + puzzle.expansion_bytes() + puzzle.kernel_bytes() + extra)
     words = [words_for(size) for size in puzzle.levels()]
     widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
-    return widest * 8 + EXTRACT_BUFFER_BYTES
+    return widest * 8 + EXTRACT_BUFFER_BYTES + puzzle.kernel_bytes()
 
 
-def search_mib(puzzle):
-    return search_bytes(puzzle) / 2**20
+def distance_search_bytes(puzzle):
+    """What the distances store's search adds to the two-bit search: a puzzle coloured in
+    runs (distances.ColourSearch), a byte per run; any other (CycleSearch), the list of the
+    last unseen states and a layer's draws, their ranks, positions and walks' lengths."""
+    if label_modulus(puzzle) == 4:
+        return -(-puzzle.size // puzzle.parity_run())
+    return 8 * min(LIST_STATES, puzzle.size) + 24 * SAMPLE_DRAWS
 
 
-def job_mb(puzzle):
+def search_mib(puzzle, store=LAYERS):
+    return search_bytes(puzzle, store) / 2**20
+
+
+def job_mb(puzzle, store=LAYERS):
     """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
-    return mb_of(search_bytes(puzzle))
+    return mb_of(search_bytes(puzzle, store))
 
 
 def frontier_job_bytes(puzzle, count, segments):
@@ -76,12 +95,14 @@ def frontier_job_bytes(puzzle, count, segments):
     `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
     grouped by segment, the neighbour counts), the grouped neighbours of the piece before
     (its work file being written) and the ranks of the piece after (being read), a merge job
-    its segments in flight (merge_window_bytes)."""
+    its segments in flight (merge_window_bytes); either, the neighbours kernel's data
+    (Puzzle.kernel_bytes)."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
     expand = piece * (16 * moves + 16) + piece * moves * 8 + piece * 8
-    return int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+    return (int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+            + puzzle.kernel_bytes())
 
 
 def merge_window_bytes(moves, share):
@@ -103,9 +124,9 @@ def segment_merge_bytes(received, known, span):
 
 def dense_depth_bytes(size, expansion_bytes=0):
     """Bytes a depth of the frontier search holds when it goes through one bitset of its
-    whole level of `size` ranks (frontier/search.py, in-process): the bitset, a piece of the layer
-    it expands, a block of an older layer it clears, one extraction buffer, and the tables
-    of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
+    whole level of `size` ranks (frontier/dense.py, in-process): the bitset, a piece of the
+    layer it expands, a block of an older layer it clears, one extraction buffer, and the
+    tables of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
     return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
             + expansion_bytes)
 
@@ -121,9 +142,9 @@ def mb_of(job_bytes):
     return int(job_bytes / 2**20) + 1 + PROCESS_OVERHEAD_MB
 
 
-def check_budget(puzzle, memory_mb):
+def check_budget(puzzle, memory_mb, store=LAYERS):
     """BudgetError unless the puzzle's search fits in memory_mb MiB (None: no budget)."""
-    need = search_mib(puzzle)
+    need = search_mib(puzzle, store)
     if memory_mb is not None and need > memory_mb:
         raise BudgetError(f"{puzzle.name}: the search needs {need:,.0f} MiB, more than the "
                           f"memory budget of {memory_mb:,} MiB")

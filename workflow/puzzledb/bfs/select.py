@@ -1,19 +1,24 @@
 """Which search builds a puzzle's layers: the one place a search mode is chosen, for the
-command line (`puzzledb build`) and the workflow (which rules build each puzzle) alike.
-It loads no compiled code, so the workflow can ask it while it parses the Snakefile.
+command line (`puzzledb build`) and the workflow (which rules build each puzzle) alike, and
+the in-process run of the choice.  The modes, the stores they keep and what each asks of a
+puzzle are the table in modes.py, below the engines; this module sits above them.  It loads
+no compiled code (an engine is imported when it runs), so the workflow can ask it while it
+parses the Snakefile.
 
-To add a search mode: a module or folder of its own under bfs/, a constant below, a line
-in `choose` saying when it is taken, and a branch in `build` (docs/architecture.md, "How
-to add a search mode")."""
+To add a search mode: a module or folder of its own under bfs/, a line in modes.MODES, a
+line in `choose` saying when it is taken and one in RUNS (docs/architecture.md, "How to add
+a search mode")."""
 
 from dataclasses import dataclass
 
 from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
-from puzzledb.errors import BudgetError, PuzzleError
-from puzzledb.store import COUNTS, LAYERS
+from puzzledb.bfs.modes import FRONTIER, IN_MEMORY, MODES, check_store
+from puzzledb.errors import BudgetError, ChoiceError
+from puzzledb.store import LAYERS
 
-IN_MEMORY = "in-memory"  # two bits per state of the whole rank space (in_memory.py)
-FRONTIER = "frontier"  # sorted layers in segments, a chain of bounded jobs (frontier/)
+__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "check_fits", "choose",
+           "search_mib", "sparse"]
+
 SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
 
@@ -21,42 +26,37 @@ SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search hold
 class SearchPlan:
     """How one puzzle's layers are built."""
 
-    mode: str  # IN_MEMORY or FRONTIER
+    mode: str  # a key of modes.MODES: IN_MEMORY or FRONTIER
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
     need_mib: float  # what the in-memory search would hold, MiB
-    store: str = LAYERS  # what is kept: every layer (LAYERS), or counts and samples (COUNTS)
+    store: str = LAYERS  # what is kept: every layer (LAYERS), counts (COUNTS), distances
 
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
-    sharded, or when the in-memory search would exceed the budget and a depth limit is
-    given or the rank space is sparse (a partial database, or only the states reached
-    kept); else the in-memory search.  PuzzleError when the frontier search is chosen for a
-    puzzle it cannot search (moves that cannot be undone, and not graded), and for a
-    counts-only store (store COUNTS: the in-memory search only, of an ungraded puzzle)."""
+    sharded, or when the in-memory search would exceed the budget, the frontier search
+    keeps `store` and a depth limit is given or the rank space is sparse (a partial
+    database, or only the states reached kept); else the in-memory search.  ChoiceError (a
+    PuzzleError naming the setting at fault) when the puzzle has no rank space of 64 bits,
+    or the mode chosen cannot search it or keep `store` (modes.py)."""
     if not puzzle.ranks_fit:
-        raise PuzzleError(f"{puzzle.name}: {puzzle.rank_space()}, too many to rank in 64 "
-                          f"bits: no depth database; its positions are solved by tree search "
-                          f"with its additive pattern databases (snakemake pdbs)")
-    need = search_mib(puzzle)
-    if store == COUNTS:
-        if shards:
-            raise PuzzleError(f"{puzzle.name}: store: counts is the in-memory search's; "
-                              f"sharded builds keep layers")
-        if puzzle.graded:
-            raise PuzzleError(f"{puzzle.name}: store: counts is for ungraded puzzles")
-        return SearchPlan(IN_MEMORY, depth_limit, None, need, COUNTS)
+        raise ChoiceError("puzzles", f"{puzzle.name}: {puzzle.rank_space()}, too many to rank "
+                                     f"in 64 bits: no depth database; its positions are "
+                                     f"solved by tree search with its additive pattern "
+                                     f"databases (snakemake pdbs)")
+    need = search_mib(puzzle, store)
     if shards:
-        segments = int(shards)
-    elif need > memory_mb and (depth_limit is not None or sparse(puzzle)):
-        segments = SPARSE_SEGMENTS
+        mode, key, segments = FRONTIER, "shards", int(shards)
+    elif (need > memory_mb and store in MODES[FRONTIER].keeps()
+          and (depth_limit is not None or sparse(puzzle))):
+        key = "depth_limit" if depth_limit is not None else "memory_mb"
+        mode, segments = FRONTIER, SPARSE_SEGMENTS
     else:
-        return SearchPlan(IN_MEMORY, depth_limit, None, need)
-    if not (puzzle.reversible or puzzle.graded):
-        raise PuzzleError(f"{puzzle.name}: the frontier search needs moves that can be "
-                          f"undone, or a graded puzzle")
-    return SearchPlan(FRONTIER, depth_limit, segments, need)
+        mode, key, segments = IN_MEMORY, "puzzles", None
+    check_store(puzzle, store, mode)
+    MODES[mode].check(puzzle, key)
+    return SearchPlan(mode, depth_limit, segments, need, store)
 
 
 def sparse(puzzle):
@@ -74,25 +74,13 @@ def check_fits(puzzle, plan, memory_mb):
         raise BudgetError(
             f"{puzzle.name} needs {plan.need_mib:,.0f} MiB for its in-memory search, more "
             f"than memory_mb: {memory_mb}; "
-            + ("raise memory_mb (store: counts keeps the in-memory search)"
-               if plan.store == COUNTS else
-               "give it a depth_limit (a partial database, built sparse) or shards, or "
-               "raise memory_mb"))
+            + ("give it a depth_limit (a partial database, built sparse) or shards, or "
+               "raise memory_mb" if plan.store in MODES[FRONTIER].keeps() else
+               f"raise memory_mb (store: {plan.store} keeps the in-memory search)"))
 
 
-def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_states,
-          checkpoint_minutes=None, progress=True, log=print):
-    """Build (or resume) the layers of `puzzle` in `directory` as `plan` says, in this
-    process (work: the frontier search's work directory); (total states, deepest depth)."""
-    if plan.mode == FRONTIER:
-        from puzzledb.bfs.frontier.search import Frontier
-        from puzzledb.compiled import set_threads
-
-        set_threads(threads)
-        log(f"{puzzle.name}: frontier search, {plan.segments} segments")
-        manifest = Frontier(puzzle, directory, work, plan.segments, job_states,
-                            plan.depth_limit).build(log=log)
-        return manifest["total"], manifest["max_depth"]
+def _in_memory(puzzle, directory, work, plan, *, threads, memory_mb, job_states,
+               checkpoint_minutes, progress, log):
     from puzzledb.bfs import in_memory
 
     more = {} if checkpoint_minutes is None else dict(checkpoint_minutes=checkpoint_minutes)
@@ -100,3 +88,27 @@ def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_st
                              progress=progress, log=log, depth_limit=plan.depth_limit,
                              store=plan.store, **more)
     return report.total, report.max_depth
+
+
+def _frontier(puzzle, directory, work, plan, *, threads, memory_mb, job_states,
+              checkpoint_minutes, progress, log):
+    from puzzledb.bfs.frontier.search import Frontier
+    from puzzledb.compiled import set_threads
+
+    set_threads(threads)
+    log(f"{puzzle.name}: frontier search, {plan.segments} segments")
+    manifest = Frontier(puzzle, directory, work, plan.segments, job_states,
+                        plan.depth_limit).build(log=log)
+    return manifest["total"], manifest["max_depth"]
+
+
+RUNS = {IN_MEMORY: _in_memory, FRONTIER: _frontier}  # each mode's build in this process
+
+
+def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_states,
+          checkpoint_minutes=None, progress=True, log=print):
+    """Build (or resume) the layers of `puzzle` in `directory` as `plan` says, in this
+    process (work: the frontier search's work directory); (total states, deepest depth)."""
+    return RUNS[plan.mode](puzzle, directory, work, plan, threads=threads,
+                           memory_mb=memory_mb, job_states=job_states,
+                           checkpoint_minutes=checkpoint_minutes, progress=progress, log=log)

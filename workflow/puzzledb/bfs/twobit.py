@@ -21,7 +21,6 @@ import numba
 import numpy as np
 from numba import prange
 
-from puzzledb.bfs.checkpoint import aligned_words
 from puzzledb.bfs.memory import TWOBIT_EXTRACT_SUBS
 from puzzledb.compiled import jit, neighbours
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
@@ -35,7 +34,14 @@ from puzzledb.expansion import (
     sub_blocks,
     twobit_words,
 )
-from puzzledb.expansion.words import cur_lanes, mark_next, units_active
+from puzzledb.expansion.words import (
+    colour_lanes,
+    colour_of_block,
+    cur_lanes,
+    mark_next,
+    units_active,
+)
+from puzzledb.store.direct import aligned_words
 
 CHUNKSIZE = 4  # work units a thread takes at a time: dynamic scheduling (see StateArray.run)
 SERIAL_SUBS = 64  # a relabelling of fewer sub-blocks than this does not wake the threads
@@ -56,6 +62,13 @@ class StateArray:
         self.next_flags = np.zeros_like(self.cur_flags)
         self.cur_counts = np.zeros(self.cur_flags.size, dtype=np.uint32)  # set by relabel
         self.buffer = np.empty(TWOBIT_EXTRACT_SUBS * SUB_STATES, dtype=np.uint64)
+        # how NEXT is marked and which CUR states are expanded: Korf's codes unless a search
+        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py); None
+        # compiles the kernels with Korf's codes folded in
+        self.mark = None
+        self.colour = np.int64(-1)
+        self.run_length = np.int64(max(self.size, 1))
+        self.colours = None
 
     def mark_current(self, ranks):
         """Make the ranks (uint64) CUR: the goal layer, or the last layer of a resume."""
@@ -64,13 +77,6 @@ class StateArray:
     def mark_old(self, ranks):
         """Make the ranks OLD: the layers before the last one of a resume."""
         set_code(self.words, np.asarray(ranks, dtype=np.uint64), np.uint64(2), self.cur_flags)
-
-    def next_layer(self):
-        """Relabel (NEXT -> CUR, CUR -> OLD), then yield the new CUR ranks in ascending
-        order, as uint64 views of one reused buffer (use each before asking for the next).
-        The relabelling is done when this is called, whether or not the ranks are read."""
-        self.relabel()
-        return self.current_ranks()
 
     def relabel(self):
         """NEXT -> CUR, CUR -> OLD; cur_counts then holds the CUR states of every flagged
@@ -249,10 +255,13 @@ def count_code(a, code):
 
 
 @jit(parallel=True)
-def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size):
-    """Mark NEXT every UNSEEN neighbour of every CUR state, the neighbours from the puzzle's
-    kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the number
-    of states marked by the sub-block k's states."""
+def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size, mark,
+           colour, run, colours):
+    """Mark NEXT (code `mark`; None: 01) every UNSEEN neighbour of every CUR state (of
+    `colour`, given the runs' colours: words.colour_lanes), the neighbours from the
+    puzzle's kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the
+    number of states marked by the sub-block k's states."""
+    code = ONE if mark is None else mark
     for k in prange(cur_flags.size):
         found[k] = 0
         if not cur_flags[k]:
@@ -260,14 +269,22 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size)
         out = np.empty(max_moves, np.int64)
         work = np.empty(work_size, np.int64)
         new = 0
+        whole = 1
+        if colours is not None:
+            whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours,
+                                    colour)
+        if whole == 0:  # no CUR state of this colour: the 11 states here are NEXT
+            continue
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
             lanes = cur_lanes(a[w])
+            if whole < 0:
+                lanes &= colour_lanes(w, run, colours, colour)
             while lanes:
                 r = w * STATES_PER_WORD + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE
                 n = neighbours(r, level, out, work, tables)
                 for j in range(n):
-                    new += mark_next(a, next_flags, out[j])
+                    new += mark_next(a, next_flags, out[j], code)
         found[k] = new
 
 
@@ -288,7 +305,8 @@ class NeighboursExpansion:
         if self.found is None or self.found.size != state.cur_flags.size:
             self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
         state.run(expand, state.words, state.cur_flags, state.next_flags, self.found,
-                  np.int64(level), self.tables, self.max_moves, self.work_size)
+                  np.int64(level), self.tables, self.max_moves, self.work_size, state.mark,
+                  state.colour, state.run_length, state.colours)
         return int(self.found.sum())
 
 
@@ -301,7 +319,8 @@ def warm_up():
     state.restore()
     state.pick_current([0])
     state.next_flags[:] = 1  # every sub-block: the parallel relabelling runs too
-    for _ in state.next_layer():
+    state.relabel()
+    for _ in state.current_ranks():
         pass
     count_code(state.words, 0)
     units_active(state.cur_flags, 0, 1)

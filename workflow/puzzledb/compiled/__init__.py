@@ -18,6 +18,8 @@ import os
 import shutil
 import tempfile
 import time
+from functools import cache
+from importlib import import_module
 from pathlib import Path
 
 import numba
@@ -47,7 +49,13 @@ def cache_root():
     return Path(home) / "puzzledb" / "numba"
 
 
-def _use_cache_directory():
+@cache
+def cache_directory():
+    """The kernel cache of this source version, given to numba: made (and the directories of
+    other versions unused for STALE_DAYS removed) on first use, by the first kernel
+    compiled or loaded (`jit`), not when this module is imported: hashing the package's
+    source and pruning the cache root are work a process that compiles nothing (the
+    Snakefile's parse, the config check) does not need."""
     root = cache_root()
     here = root / f"numba{numba.__version__}-{source_digest()}"
     try:
@@ -70,11 +78,9 @@ def _use_cache_directory():
     return here
 
 
-CACHE_DIRECTORY = _use_cache_directory()
-
-
 def jit(function=None, *, parallel=False, inline="never"):
     """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
+    cache_directory()  # numba takes its cache directory when a function is decorated
     options = dict(cache=True, nogil=True, parallel=parallel, inline=inline)
     if function is None:
         return numba.njit(**options)
@@ -194,35 +200,15 @@ def _relabel(rank, key, tables):
     return lambda rank, key, tables: kernel(rank, key, tables)
 
 
-# --- entry points from Python -------------------------------------------------------------------
+# --- entry points from Python ---------------------------------------------------------------
+
+# They are kernels: calls.py defines them, and importing it decorates them, which does the
+# cache work (cache_directory) that importing this module does not.  So they are imported on
+# first use, as attributes of this module (PEP 562): compiled.neighbours_of_many(...).
+CALLS = ("neighbours_of", "neighbours_of_many", "lower_bounds", "relabel_one")
 
 
-@jit
-def neighbours_of(rank, level, out, work, tables):
-    return neighbours(rank, level, out, work, tables)
-
-
-@jit
-def neighbours_of_many(ranks, level, max_moves, work_size, tables):
-    """Every neighbour of every rank, concatenated (int64)."""
-    out = np.empty(ranks.size * max_moves, dtype=np.int64)
-    row = np.empty(max_moves, dtype=np.int64)
-    work = np.empty(work_size, dtype=np.int64)
-    n = 0
-    for i in range(ranks.size):
-        k = neighbours(ranks[i], level, row, work, tables)
-        for m in range(k):
-            out[n] = row[m]
-            n += 1
-    return out[:n]
-
-
-@jit
-def lower_bounds(ranks, work, tables, out):
-    for i in range(ranks.size):
-        out[i] = lower_bound(ranks[i], work, tables)
-
-
-@jit
-def relabel_one(rank, key, tables):
-    return relabel(rank, key, tables)
+def __getattr__(name):
+    if name in CALLS:
+        return getattr(import_module("puzzledb.compiled.calls"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Admissible lower bounds for tree search, as values: a LowerBound pairs a name with the
 tables its compiled kernel reads (compiled.lower_bound picks the kernel from their type).
-Puzzles build their bounds (Puzzle.heuristics, Puzzle.pattern_bound); the solvers combine
-them (their max is admissible when each is) and search with them.
+Puzzles build their bounds (Puzzle.heuristics, PatternBounds.pattern_bound); the solvers
+combine them (their max is admissible when each is) and search with them.
 """
 
 from collections import namedtuple

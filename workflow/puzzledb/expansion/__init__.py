@@ -13,10 +13,16 @@ bits 2(r & 31) (y, the low bit) and 2(r & 31) + 1 (x):
 
 An expansion of depth d reads the CUR states and only ever turns UNSEEN into NEXT
 (words.mark_next and its kin), so that the engine can relabel between depths and count a
-layer exactly however many threads race.  The array is cut into sub-blocks of SUB_WORDS
-words (SUB_STATES states); a flag byte per sub-block says whether it holds a CUR state
-(cur_flags, which an expansion may use to skip work) or a NEXT state (next_flags, which
-marking NEXT sets).
+layer exactly however many threads race.  A search that keeps every state's depth (the
+distances store, bfs/distances.py) may code NEXT as 11 too, for a puzzle whose moves flip a
+colouring of its states: the layer found and the layer expanded are then told apart by
+their colours, and an expansion marks with ExpansionState.mark and expands only the CUR
+states of ExpansionState.colour (words.colour_lanes; a family's sweep over runs of one
+colour, such as a sliding puzzle's plane, may test the run's colour instead).
+
+The array is cut into sub-blocks of SUB_WORDS words (SUB_STATES states); a flag byte per
+sub-block says whether it holds a CUR state (cur_flags, which an expansion may use to skip
+work) or a NEXT state (next_flags, which marking NEXT sets).
 
 The bitset of a level (the frontier engine's dense depths, graded searches): rank r is bit
 r & 63 of word r >> 6 of a uint64 array of words_for(size) words, set with words.set_bit.
@@ -67,6 +73,12 @@ class ExpansionState(Protocol):
     words: np.ndarray  # uint64, twobit_words(size) long: the states, laid out as above
     cur_flags: np.ndarray  # uint8 per sub-block: 1 if it holds a CUR state (read only)
     next_flags: np.ndarray  # uint8 per sub-block: set to 1 where a state is marked NEXT
+    mark: np.uint64 | None  # the code a state marked NEXT takes: 3 (11, see above); None:
+    #                         01, Korf's NEXT (a kernel compiled for None folds it in)
+    colour: np.int64  # with colours: the colour of the CUR states (11 of another are NEXT)
+    run_length: np.int64  # the ranks are coloured in runs of this many (Puzzle.parity_run)
+    colours: np.ndarray | None  # uint8 per run: its colour (Puzzle.move_parity); None: no
+    #                             colouring, every 11 state is CUR
 
     def run(self, kernel, *args):
         """Call kernel(*args), a parallel (prange) kernel, with the engine's scheduling of

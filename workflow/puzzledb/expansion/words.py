@@ -1,9 +1,13 @@
 """The compiled word operations of the expansion protocol (see the package's docstring): the
-CUR states of a two-bit word, marking states NEXT with an exact count when threads race,
-whether a run of words holds a flagged sub-block, the CUR and UNSEEN counts a layer
-expansion weighs forward against backward by, and set_bit, the one write into the bitset
-of a level.  The engine's generic step (bfs/twobit.py) and a family's layer expansion use
-the same ones, inlined into their loops."""
+CUR states of a two-bit word (and those of one colour), marking states NEXT with an exact
+count when threads race, whether a run of words holds a flagged sub-block, the CUR and
+UNSEEN counts a layer expansion weighs forward against backward by, and set_bit, the one
+write into the bitset of a level.  The engine's generic step (bfs/twobit.py) and a family's
+layer expansion use the same ones, inlined into their loops.
+
+A mark writes the state's code `code`: NEXT (01) by default, 11 in a search that tells the
+layer found from the layer expanded by their colours (ExpansionState.mark).  Either sets the
+low bit, which is what a racing thread's mark is recognised by."""
 
 import numpy as np
 
@@ -33,15 +37,49 @@ def lanes_within(lanes, w, lo, hi):
 
 
 @jit(inline="always")
-def mark_next(a, flags, g):
-    """Mark state g NEXT if it is UNSEEN; 1 if this call marked it, else 0."""
+def colour_of_block(first, stop, run, colours, colour):
+    """Whether the ranks [first, stop) are all of `colour` (1), none of them (0) or some
+    (-1: ask colour_lanes word by word); 1 when colour is negative (no colouring).  Asked
+    once per sub-block, it spares the words of a run two divisions each."""
+    if colour < 0:
+        return 1
+    last = colours.size - 1
+    k0 = min(first // run, last)
+    if k0 == min((stop - 1) // run, last):
+        return 1 if colours[k0] == colour else 0
+    return -1
+
+
+@jit(inline="always")
+def colour_lanes(w, run, colours, colour):
+    """The y-lanes of word w whose states are of `colour`, the ranks coloured in runs of
+    `run` (colours[k]: the colour of ranks [k run, (k + 1) run)); every lane when colour is
+    negative (no colouring: ExpansionState.colour)."""
+    if colour < 0:
+        return LANES
+    g0 = w * STATES_PER_WORD
+    last = colours.size - 1
+    k0 = min(g0 // run, last)
+    k1 = min((g0 + STATES_PER_WORD - 1) // run, last)
+    if k0 == k1:
+        return LANES if colours[k0] == colour else np.uint64(0)
+    lanes = np.uint64(0)
+    for i in range(STATES_PER_WORD):
+        if colours[min((g0 + i) // run, last)] == colour:
+            lanes |= ONE << np.uint64(2 * i)
+    return lanes
+
+
+@jit(inline="always")
+def mark_next(a, flags, g, code=ONE):
+    """Mark state g NEXT (`code`) if it is UNSEEN; 1 if this call marked it, else 0."""
     w = g >> 5
     bit = ONE << np.uint64(2 * (g & 31))
     v = a[w]
     # a plain read first: most neighbours are seen already, and an atomic OR costs more
     if (v | (v >> ONE)) & bit:
         return 0
-    old = atomic_or(a, w, bit)
+    old = atomic_or(a, w, bit * code)
     if old & bit:  # another thread marked it between the read and the OR
         return 0
     flags[w >> SUB_SHIFT] = 1
@@ -49,13 +87,13 @@ def mark_next(a, flags, g):
 
 
 @jit(inline="always")
-def mark_next_lanes(a, flags, w, lanes):
-    """Mark NEXT the UNSEEN states among the y-lanes `lanes` of word w; how many."""
+def mark_next_lanes(a, flags, w, lanes, code=ONE):
+    """Mark NEXT (`code`) the UNSEEN states among the y-lanes `lanes` of word w; how many."""
     v = a[w]
     new = lanes & ~(v | (v >> ONE))
     if new == 0:
         return 0
-    old = atomic_or(a, w, new)
+    old = atomic_or(a, w, new * code)
     new &= ~old
     if new == 0:
         return 0
@@ -64,20 +102,20 @@ def mark_next_lanes(a, flags, w, lanes):
 
 
 @jit(inline="always")
-def mark_next_shifted(a, flags, g0, lanes):
-    """Mark NEXT the UNSEEN states among g0 + i for the set y-lanes i of `lanes` (g0 need
-    not be a multiple of 32: the lanes then straddle two words); how many."""
+def mark_next_shifted(a, flags, g0, lanes, code=ONE):
+    """Mark NEXT (`code`) the UNSEEN states among g0 + i for the set y-lanes i of `lanes`
+    (g0 need not be a multiple of 32: the lanes then straddle two words); how many."""
     w = g0 >> 5
     s = g0 & 31
     if s == 0:
-        return mark_next_lanes(a, flags, w, lanes)
+        return mark_next_lanes(a, flags, w, lanes, code)
     low = lanes << np.uint64(2 * s)
     high = lanes >> np.uint64(64 - 2 * s)
     found = 0
     if low:
-        found += mark_next_lanes(a, flags, w, low)
+        found += mark_next_lanes(a, flags, w, low, code)
     if high:
-        found += mark_next_lanes(a, flags, w + 1, high)
+        found += mark_next_lanes(a, flags, w + 1, high, code)
     return found
 
 

@@ -3,9 +3,15 @@ puzzle it runs.
 
 A puzzle is a state graph over a dense rank space: it parses and formats board strings, ranks
 and unranks boards, names its goal ranks, and hands its compiled kernels their data (its
-tables, see compiled.py).  Optional capabilities (symmetries, lower bounds, a move parity,
-a piece renaming, query sets, ...) are methods with a documented default, so callers ask the
-puzzle instead of asking which family it belongs to.
+tables, see compiled/).  Its optional capabilities come in two kinds:
+
+- shared by several families (symmetries, lower bounds, a move parity, a piece renaming,
+  query sets, ...): methods of Capabilities with a documented default that says "none", so
+  callers ask the puzzle instead of asking which family it belongs to;
+- a command only one family answers (peg solitaire's chains of jumps, a sliding puzzle's
+  boards for another goal and its pattern databases): a class at the end of this module
+  that the family's class also derives from, reached through `puzzle.capability(Kind)`,
+  which refuses in one line for a puzzle without it.  Puzzle carries none of them.
 
 A family's compiled kernels live in a module of their own (`kernels`), imported on first use:
 listing puzzles and checking a config load no numba.
@@ -19,14 +25,160 @@ from importlib import import_module
 
 import numpy as np
 
-from puzzledb.errors import BoardError, DefinitionError, PuzzleError
+from puzzledb.errors import BoardError, DefinitionError, ProblemError, PuzzleError
 
 FORMAT_VERSION = 1
 RANK_LIMIT = 2**63  # ranks are int64 / uint64 in the engines, the store and the kernels
 SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
 
 
-class Puzzle:
+class Capabilities:
+    """The optional capabilities several families share, each with a default that says
+    "none" (docs/architecture.md, "The puzzle interface").  Puzzle derives from it; a new
+    shared capability is a method here whose default means "none"."""
+
+    def symmetries(self):
+        """Cell maps of a symmetry group, all but the identity, that carry the state graph
+        and the goal set onto themselves (image of board b: b[perm]).  Layers are then
+        unions of orbits and are counted up to symmetry.  Default: none."""
+        return ()
+
+    def canonical_ranks(self, ranks, level=0):
+        """For each rank, the smallest rank of its orbit under the symmetries (itself
+        included), as uint64.  This default goes board by board in Python; a puzzle whose
+        layers are large overrides it with a compiled kernel."""
+        ranks = np.asarray(ranks, dtype=np.uint64)
+        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries()]
+        out = ranks.copy()
+        for i, r in enumerate(ranks.tolist()):
+            board = self.unrank(r, level)
+            out[i] = min([r] + [self.rank(board[p]) for p in perms])
+        return out
+
+    def heuristics(self):
+        """Admissible lower bounds for tree search: name -> function building a
+        bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""
+        return {}
+
+    def additive_partitions(self):
+        """The named splits of the tiles into disjoint groups for additive pattern databases
+        (solvers/additive.py): name -> TilePartition, the strongest first.  Default: none."""
+        return {}
+
+    def additive_partition(self, spec):
+        """One partition, given by name, or as data (sliding puzzles: groups of tiles, named
+        then by their tiles): a TilePartition.  Default: the named ones only, PuzzleError
+        for any other."""
+        named = self.additive_partitions()
+        if isinstance(spec, str) and spec in named:
+            return named[spec]
+        raise PuzzleError(f"{self.name}: no additive partition {spec!r} (known: "
+                          f"{', '.join(named) or 'none'})")
+
+    def layer_expansion(self):
+        """A whole-layer expansion faster than asking the neighbours kernel state by state:
+        an expansion.LayerExpansion, the protocol the engines publish, whose expand(state,
+        level) marks NEXT every UNSEEN neighbour of every CUR state of the two-bit array
+        (expansion.ExpansionState) and returns how many it marked, and whose mark(ranks,
+        level, bits) sets in a bitset of the whole level every neighbour of a list of
+        ascending ranks (the frontier engine's dense depths).  Its kernels write through
+        expansion.words and never import an engine.  Sliding puzzles: the plane kernels.
+        Default: None, the engines' generic steps over the neighbours kernel."""
+        return None
+
+    def expansion_bytes(self):
+        """Bytes of the tables layer_expansion() holds during a search (memory.py).
+        Default: 0."""
+        return 0
+
+    def info_lines(self):
+        """More that `puzzledb info` says about the puzzle: (label, text) pairs, such as a
+        permutation puzzle's rotations that are not generators.  Default: none."""
+        return []
+
+    def start_positions(self):
+        """The positions whose distances from the goal the workflow tabulates beside the
+        layers (the God's number between two phases): an object whose matches(ranks)
+        says, as a bool array, which ranks are among them, and whose `text` names them;
+        None when the puzzle declares none.  Default: None."""
+        return None
+
+    def reachable_bound(self):
+        """An upper bound on the states reachable from the goal, when one is known below
+        the rank space (permutation puzzles: the order of the moves' group), so that a
+        sparse rank space goes to the frontier search; None when the rank space may be
+        reached whole.  Plain Python, computed without loading numba.  Default: None."""
+        return None
+
+    def kernel_bytes(self):
+        """Bytes of the data the neighbours kernel reads (the tables), where large enough to
+        count, which every search and every frontier job holds (memory.py): sliding
+        blocks' sorted keys of every placement.  Default: 0."""
+        return 0
+
+    def move_parity(self, ranks):
+        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
+        one colour, as an int64 array: layer d is then all of one colour, and a state's
+        neighbours lie in the layers just above and below it (it halves the radii matching
+        tries, and the frontier engine's merges subtract one older layer, not two); None
+        when the puzzle has none.  Default: None."""
+        return None
+
+    def parity_run(self):
+        """A length L such that move_parity is the same for all the ranks of every run
+        [k L, (k + 1) L) (sliding puzzles: the plane of one blank cell), so that the states
+        of one parity are whole runs of ranks; None when the parity does not come in runs.
+        Default: None."""
+        return None
+
+    @property
+    def bipartite(self):
+        """Whether every move flips a colouring of the states (move_parity is not None): no
+        move then joins two states of one layer, so a state's neighbours lie in the layers
+        just above and below it."""
+        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
+
+    def relabelling(self):
+        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
+        for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
+        return None
+
+    def route_moves(self, ranks):
+        """The names of the moves a path of ranks takes, one per step (permutation puzzles:
+        the definition's move names, e.g. R U' F2); None when the puzzle's moves have no
+        names (its boards say it all).  Default: None."""
+        return None
+
+    def query_sets(self):
+        """Named sets of positions for meet-in-the-middle problem sets: name -> function
+        returning their sorted ranks.  Default: none."""
+        return {}
+
+    def picture(self, board):
+        """What a picture of a board shows (report/pictures.py): (width, labels, pieces,
+        kinds), for each cell row-major its label ('' none), the piece it belongs to (-1 an
+        empty cell, -2 no cell; the cells of one piece are drawn as one) and a colour key
+        (equal keys, equal colours).  Default: format's rows as a grid, each cell its own
+        piece coloured by its symbol, a cell of code 0 empty; None when format's rows are no
+        grid of `width` columns (a permutation puzzle)."""
+        rows = self.format(board).split(" ")
+        if len(rows) * self.width != self.cells or any(len(r) != self.width for r in rows):
+            return None
+        labels = [s if code else "" for s, code in zip("".join(rows), np.asarray(board))]
+        pieces = [cell if label else -1 for cell, label in enumerate(labels)]
+        return self.width, labels, pieces, labels
+
+    def route_cell(self, before, after):
+        """The route token of the move from board `before` to board `after` in a problem file
+        (query/problems.py): a number that tells the move apart from the other moves of
+        `before`.  Default: the first empty cell (code 0) of `after`, the blank's cell."""
+        empty = np.flatnonzero(np.asarray(after) == 0)
+        if empty.size == 0:
+            raise ProblemError(f"{self.name}: a route needs a board with an empty cell")
+        return int(empty[0])
+
+
+class Puzzle(Capabilities):
     """Base class.  Subclasses set the attributes and implement the methods marked below.
 
     name        -- the stable name used in config.yaml, paths and the command line
@@ -43,6 +195,12 @@ class Puzzle:
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
+    drawn       -- True when a board is shown as a drawing, one row a line, boards
+                   separated by a blank line (sliding blocks: `solve`, antipodes.txt);
+                   else one board string a line (show_boards)
+    every_placement -- True when the ranks number every placement of the pieces, reachable
+                   or not, so that the database is the designer's table over all of them
+                   (report/design.py)
     """
 
     name = ""
@@ -55,6 +213,8 @@ class Puzzle:
     max_moves = 0
     graded = False
     reversible = True
+    drawn = False
+    every_placement = False
 
     @property
     def work_size(self):
@@ -101,141 +261,8 @@ class Puzzle:
 
     def make_tables(self):
         """The data of the compiled kernels: a namedtuple of arrays and integers whose type
-        the family's kernels module registered (see compiled.py)."""
+        the family's kernels module registered (see compiled/)."""
         raise NotImplementedError
-
-    # -- capabilities: each has a default that says "none" ------------------------------
-    def symmetries(self):
-        """Cell maps of a symmetry group, all but the identity, that carry the state graph
-        and the goal set onto themselves (image of board b: b[perm]).  Layers are then
-        unions of orbits and are counted up to symmetry.  Default: none."""
-        return ()
-
-    def canonical_ranks(self, ranks, level=0):
-        """For each rank, the smallest rank of its orbit under the symmetries (itself
-        included), as uint64.  This default goes board by board in Python; a puzzle whose
-        layers are large overrides it with a compiled kernel."""
-        ranks = np.asarray(ranks, dtype=np.uint64)
-        perms = [np.asarray(p, dtype=np.intp) for p in self.symmetries()]
-        out = ranks.copy()
-        for i, r in enumerate(ranks.tolist()):
-            board = self.unrank(r, level)
-            out[i] = min([r] + [self.rank(board[p]) for p in perms])
-        return out
-
-    def heuristics(self):
-        """Admissible lower bounds for tree search: name -> function building a
-        bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""
-        return {}
-
-    def pattern_bound(self, abstract, depths):
-        """The lower bound that looks positions up in `depths` (the depth of every rank of
-        `abstract`, a coarser puzzle whose every move is a move of this one): a
-        bounds.LowerBound.  Default: PuzzleError, the family has no such abstractions."""
-        raise PuzzleError(f"{self.name}: no pattern databases for {self.family} puzzles")
-
-    def additive_partitions(self):
-        """The named splits of the tiles into disjoint groups for additive pattern databases
-        (solvers/additive.py): name -> TilePartition, the strongest first.  Default: none."""
-        return {}
-
-    def additive_partition(self, spec):
-        """One partition, given by name, or as data (sliding puzzles: groups of tiles, named
-        then by their tiles): a TilePartition.  Default: the named ones only, PuzzleError
-        for any other."""
-        named = self.additive_partitions()
-        if isinstance(spec, str) and spec in named:
-            return named[spec]
-        raise PuzzleError(f"{self.name}: no additive partition {spec!r} (known: "
-                          f"{', '.join(named) or 'none'})")
-
-    def goal_frame(self, goal):
-        """Solving towards another goal (a board string, e.g. the literature's): an object
-        whose parse(text) turns a board written for that goal into a board of this puzzle
-        at the same distance from this puzzle's goal (BoardError when malformed or not
-        solvable towards that goal), format(board, notation) writes such a board back as
-        it was given (notation: as for format_as), and cell(c) gives the given board's cell of this puzzle's cell c (routes).
-        Default: PuzzleError, the family has no such map."""
-        raise PuzzleError(f"{self.name}: boards can be solved towards its own goal only")
-
-    def layer_expansion(self):
-        """A whole-layer expansion faster than asking the neighbours kernel state by state:
-        an expansion.LayerExpansion, the protocol the engines publish, whose expand(state,
-        level) marks NEXT every UNSEEN neighbour of every CUR state of the two-bit array
-        (expansion.ExpansionState) and returns how many it marked, and whose mark(ranks,
-        level, bits) sets in a bitset of the whole level every neighbour of a list of
-        ascending ranks (the frontier engine's dense depths).  Its kernels write through
-        expansion.words and never import an engine.  Sliding puzzles: the plane kernels.
-        Default: None, the engines' generic steps over the neighbours kernel."""
-        return None
-
-    def expansion_bytes(self):
-        """Bytes of the tables layer_expansion() holds during a search (memory.py).
-        Default: 0."""
-        return 0
-
-    def info_lines(self):
-        """More that `puzzledb info` says about the puzzle: (label, text) pairs, such as a
-        permutation puzzle's rotations that are not generators.  Default: none."""
-        return []
-
-    def start_positions(self):
-        """The positions whose distances from the goal the workflow tabulates beside the
-        layers (the God's number between two phases): an object whose matches(ranks)
-        says, as a bool array, which ranks are among them, and whose `text` names them;
-        None when the puzzle declares none.  Default: None."""
-        return None
-
-    def reachable_bound(self):
-        """An upper bound on the states reachable from the goal, when one is known below
-        the rank space (permutation puzzles: the order of the moves' group), so that a
-        sparse rank space goes to the frontier search; None when the rank space may be
-        reached whole.  Plain Python, computed without loading numba.  Default: None."""
-        return None
-
-    def move_parity(self, ranks):
-        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
-        one colour, as an int64 array: layer d is then all of one colour, and a state's
-        neighbours lie in the layers just above and below it (it halves the radii matching
-        tries, and the frontier engine's merges subtract one older layer, not two); None
-        when the puzzle has none.  Default: None."""
-        return None
-
-    def parity_run(self):
-        """A length L such that move_parity is the same for all the ranks of every run
-        [k L, (k + 1) L) (sliding puzzles: the plane of one blank cell), so that the states
-        of one parity are whole runs of ranks; None when the parity does not come in runs.
-        Default: None."""
-        return None
-
-    @property
-    def bipartite(self):
-        """Whether every move flips a colouring of the states (move_parity is not None): no
-        move then joins two states of one layer, so a state's neighbours lie in the layers
-        just above and below it."""
-        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
-
-    def relabelling(self):
-        """A renaming of pieces that maps the goal onto some queries and paths onto paths,
-        for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
-        return None
-
-    def route_moves(self, ranks):
-        """The names of the moves a path of ranks takes, one per step (permutation puzzles:
-        the definition's move names, e.g. R U' F2); None when the puzzle's moves have no
-        names (its boards say it all).  Default: None."""
-        return None
-
-    def query_sets(self):
-        """Named sets of positions for meet-in-the-middle problem sets: name -> function
-        returning their sorted ranks.  Default: none."""
-        return {}
-
-    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
-        """Shortest solutions when a chain of jumps by one piece counts as one move (peg
-        solitaire's move metric): a search.SearchResult.  Default: PuzzleError."""
-        raise PuzzleError(f"{self.name} has no move metric of chained jumps "
-                          f"(peg-solutions is for peg solitaire)")
 
     # -- levels ----------------------------------------------------------------------------
     @property
@@ -348,6 +375,68 @@ class Puzzle:
     def __repr__(self):
         return f"<puzzle {self.name}: {self.size:,} states>"
 
+    def capability(self, kind):
+        """This puzzle as `kind`, a capability only some families have (a class below:
+        PatternBounds, GoalFrames, ChainedMoves), for its methods; PuzzleError naming what
+        it lacks when the puzzle's family has not got it."""
+        if isinstance(self, kind):
+            return self
+        raise PuzzleError(f"{self.name}: {kind.lacking}")
+
+
+# -- capabilities only some families have: Puzzle.capability(Kind) -------------------------
+#
+# A family that has one derives from its class as well as from Puzzle and implements its
+# methods (a member that cannot answer raises PuzzleError itself, e.g. --goal for a sliding
+# puzzle with repeated pieces); `lacking` is what the refusal says of every other puzzle.
+
+
+class PatternBounds:
+    """Lower bounds looked up in the database of an abstraction (sliding puzzles):
+    `solve --heuristic pdb:<puzzle>`."""
+
+    lacking = "no pattern databases of abstractions (pdb: bounds are for sliding puzzles)"
+
+    def pattern_bound(self, abstract, depths):
+        """The lower bound that looks positions up in `depths` (the depth of every rank of
+        `abstract`, a coarser puzzle whose every move is a move of this one): a
+        bounds.LowerBound."""
+        raise NotImplementedError
+
+
+class GoalFrames:
+    """Boards written for another goal (sliding puzzles with distinct tiles):
+    `solve --goal`."""
+
+    lacking = "boards can be solved towards its own goal only"
+
+    def goal_frame(self, goal):
+        """Solving towards another goal (a board string, e.g. the literature's): an object
+        whose parse(text) turns a board written for that goal into a board of this puzzle
+        at the same distance from this puzzle's goal (BoardError when malformed or not
+        solvable towards that goal), format(board, notation) writes such a board back as
+        it was given (notation: as for format_as), and cell(c) gives the given board's
+        cell of this puzzle's cell c (routes)."""
+        raise NotImplementedError
+
+
+class ChainedMoves:
+    """A move metric in which a chain of jumps by one piece is one move (peg solitaire):
+    `puzzledb peg-solutions`."""
+
+    lacking = "no move metric of chained jumps (peg-solutions is for peg solitaire)"
+
+    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
+        """The shortest solutions in that metric from the start to one piece left at hole
+        `finish` (None: the definition's finish); first_move fixes the first move (the
+        holes its piece visits).  A chains.SearchResult whose solutions are lists of moves,
+        each a tuple of holes."""
+        raise NotImplementedError
+
+    def format_moves(self, moves):
+        """Moves as the family writes them (peg solitaire: (0,6)(9,3)(2,0,6)...)."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class TilePartition:
@@ -367,6 +456,21 @@ class TilePartition:
 def _generic():
     """puzzledb.compiled, loaded on first use like the families' kernels."""
     return import_module("puzzledb.compiled")
+
+
+def show_boards(puzzle, boards):
+    """Board strings as a person reads them: one a line, or, for a puzzle whose boards are
+    drawn (Puzzle.drawn), each drawn one row a line with a blank line between boards."""
+    if not puzzle.drawn:
+        return "".join(f"{b}\n" for b in boards)
+    return "\n".join("\n".join(b.split()) + "\n" for b in boards)
+
+
+def read_shown_boards(puzzle, text):
+    """The board strings of a text show_boards wrote, rows separated by spaces."""
+    if not puzzle.drawn:
+        return text.splitlines()
+    return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
 
 
 def format_rows(symbols, width):

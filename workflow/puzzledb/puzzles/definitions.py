@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from puzzledb.errors import ConfigError, DefinitionError
+from puzzledb.puzzles.blocks.puzzle import BlocksPuzzle
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 from puzzledb.puzzles.flipit.puzzle import FlipItPuzzle
 from puzzledb.puzzles.pegs.puzzle import PegSolitaire
@@ -22,7 +23,7 @@ from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
-            "pegs": PegSolitaire, "permutation": PermutationPuzzle}
+            "pegs": PegSolitaire, "permutation": PermutationPuzzle, "blocks": BlocksPuzzle}
 
 # read as package data, so that an installed wheel finds it as a source tree does
 BUILTIN_FILE = files("puzzledb.puzzles") / "builtin.yaml"

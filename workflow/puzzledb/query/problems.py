@@ -13,8 +13,10 @@ board  -- the cells row-major with no separators ('_' an empty cell); a board gi
 length -- the optimal number of moves
 route  -- the blank's cell after each move, '|'-separated, `length` entries; where the
           blank is several cells (the 14-puzzle's domino) it is the first of them, row-major
-          (the domino's left cell).  Replaying: at each step exactly one move puts the blank
-          there; after the last the board is the goal.
+          (the domino's left cell); a family whose moves the blank does not tell apart says
+          what stands there instead (Puzzle.route_cell; sliding blocks: docs/blocks.md).
+          Replaying: at each step exactly one move gives that token; after the last the
+          board is the goal.
 """
 
 import csv
@@ -62,24 +64,17 @@ def select_problems(ranks, distances, per_distance=PER_DISTANCE, min_distance=No
     return np.concatenate(chosen_r), np.concatenate(chosen_d)
 
 
-def blank_cell(board):
-    """The route token of a board: its first empty cell (code 0), row-major."""
-    empty = np.flatnonzero(np.asarray(board) == 0)
-    if empty.size == 0:
-        raise ProblemError("a route needs a puzzle with an empty cell")
-    return int(empty[0])
-
-
 def problem_line(puzzle, path, frame=None, notation="symbols"):
     """One problem line from a path of ranks (the problem first, a goal last).  frame: a
-    Puzzle.goal_frame; the board and the route are then written as the frame's goal has them.
+    GoalFrames.goal_frame; the board and the route are then written as the frame's goal has them.
     notation: the board's, as Puzzle.notation names it; symbols are written without
     separators, another notation (decimal) as format_as writes it."""
     board = puzzle.unrank(path[0])
     text = frame.format(board, notation) if frame else puzzle.format_as(board, notation)
     if notation == "symbols":
         text = "".join(ch for ch in text if ch not in SEPARATORS)
-    cells = [blank_cell(puzzle.unrank(r)) for r in path[1:]]
+    boards = [puzzle.unrank(r) for r in path]
+    cells = [puzzle.route_cell(a, b) for a, b in zip(boards, boards[1:])]
     route = "|".join(str(frame.cell(c) if frame else c) for c in cells)
     return f"{text}:{len(path) - 1}:{route}"
 
@@ -148,7 +143,9 @@ def replay(puzzle, problem):
         raise ProblemError(f"{problem.board}: route has {len(problem.route)} moves, "
                            f"length says {problem.length}")
     for step, cell in enumerate(problem.route, 1):
-        moves = [n for n in puzzle.neighbours(rank) if blank_cell(puzzle.unrank(n)) == cell]
+        before = puzzle.unrank(rank)
+        moves = [n for n in puzzle.neighbours(rank)
+                 if puzzle.route_cell(before, puzzle.unrank(n)) == cell]
         if len(moves) != 1:
             raise ProblemError(f"{problem.board}: move {step} to cell {cell} is "
                                f"{'impossible' if not moves else 'ambiguous'}")

@@ -9,6 +9,7 @@ import io
 
 import numpy as np
 
+from puzzledb.puzzles.base import show_boards
 from puzzledb.query.database import descend
 from puzzledb.store.files import write_text
 
@@ -41,11 +42,12 @@ def antipodes(db):
 
 
 def write_antipodes(db, path, limit=None, orbits=False):
-    """antipodes.txt; with orbits=True, one board per orbit under the symmetries."""
+    """antipodes.txt, one board a line (drawn boards: a drawing each, a blank line between,
+    base.show_boards); with orbits=True, one board per orbit under the symmetries."""
     boards = antipode_orbits(db) if orbits else antipodes(db)
     if limit is not None:
         boards = boards[:limit]
-    write_text(path, "".join(b + "\n" for b in boards))
+    write_text(path, show_boards(db.puzzle, boards))
 
 
 def symmetry_summary(db):

@@ -12,10 +12,27 @@ from pathlib import Path
 
 from puzzledb import paths, puzzles
 from puzzledb.errors import PuzzleError
+from puzzledb.puzzles.base import read_shown_boards, show_boards
 from puzzledb.query import problems
 from puzzledb.query.database import DepthDatabase
-from puzzledb.report import analysis
+from puzzledb.report import analysis, design, pictures
+from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.files import write_text
+
+
+SOLUTION_LIMIT = 200  # the page draws an optimal solution of at most this many moves
+
+
+# What the page says of a database that keeps less than every layer (config `store:`)
+STORE_NOTES = {
+    COUNTS: "Counts only (<code>store: counts</code>): every layer was counted, not kept; "
+            "the deepest positions and a random sample of each layer were kept.",
+    DISTANCES: "Distances (<code>store: distances</code>): every layer was counted, not "
+               "kept; the deepest positions, a random sample of each layer and every "
+               "position's depth in two bits (modulo 3, or 4 by its colour) were kept, from "
+               "which <code>puzzledb distance</code>, <code>solve</code> and "
+               "<code>count</code> answer.",
+}
 
 
 @dataclass
@@ -34,8 +51,8 @@ class Section:
 
     rows: (depth, count, cumulative); boards: the deepest layer's; plot: its PNG or None;
     symmetry: None or (symmetry summary rows, antipode boards per orbit); note: None or what
-    a partial database stores; declared: where and how the puzzle is defined; counts_only:
-    its database keeps counts only (store: counts)."""
+    a partial database stores; declared: where and how the puzzle is defined; store: what
+    its database keeps (config `store:`; STORE_NOTES says it on the page)."""
     puzzle: object
     declared: str
     rows: list
@@ -44,7 +61,9 @@ class Section:
     symmetry: tuple | None
     note: str | None
     problem_sets: list = field(default_factory=list)
-    counts_only: bool = False
+    store: str = LAYERS
+    solution: list = field(default_factory=list)  # boards of an optimal solution, pictured
+    design: list = field(default_factory=list)  # the designer's table's rows, if written
 
 
 def finished_databases(results):
@@ -80,20 +99,35 @@ def problem_sets(results, name):
 def read_section(results, puzzle, declared):
     """A puzzle's Section from its files in `results`."""
     name = puzzle.name
+    boards = read_shown_boards(puzzle, Path(paths.antipodes(results, name)).read_text())
     with DepthDatabase(puzzle, Path(paths.layers(results, name))) as db:
         note = db.extent() if db.partial else None
-        counts_only = db.counts_only
+        store = db.store.kind
+        solution = pictured_solution(db, boards)
     symmetry = None
     orbit_summary = Path(paths.symmetry_summary(results, name))
     orbit_antipodes = Path(paths.symmetry_antipodes(results, name))
     if orbit_summary.is_file() and orbit_antipodes.is_file():
         symmetry = (analysis.read_symmetry_summary(orbit_summary),
-                    orbit_antipodes.read_text().splitlines())
+                    read_shown_boards(puzzle, orbit_antipodes.read_text()))
     plot = Path(paths.depth_plot(results, name))
+    table = Path(paths.design(results, name))
     return Section(puzzle, declared, analysis.read_summary(paths.summary(results, name)),
-                   Path(paths.antipodes(results, name)).read_text().splitlines(),
-                   plot if plot.is_file() else None, symmetry, note,
-                   problem_sets(results, name), counts_only)
+                   boards, plot if plot.is_file() else None, symmetry, note,
+                   problem_sets(results, name), store, solution,
+                   design.read_design(table) if table.is_file() else [])
+
+
+def pictured_solution(db, boards):
+    """An optimal solution from the first of the deepest boards, for the page to draw: the
+    boards of a puzzle whose boards are pictures (Puzzle.picture), up to SOLUTION_LIMIT
+    moves; none when a counts-only, partial or one-way database has none to give."""
+    puzzle = db.puzzle
+    if (not boards or db.partial or db.store.kind == COUNTS or not puzzle.reversible
+            or db.max_depth > SOLUTION_LIMIT
+            or puzzle.picture(puzzle.parse(boards[0])) is None):
+        return []
+    return db.solve(boards[0])
 
 
 def write_report(path, results, run_puzzles, declared=None):
@@ -153,10 +187,8 @@ def _section_html(section):
     name = html.escape(puzzle.name)
     parts = [f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>",
              f"<p>Defined {html.escape(section.declared)}</p>"]
-    if section.counts_only:
-        parts.append("<p>Counts only (<code>store: counts</code>): every layer was counted, "
-                     "not kept; the deepest positions and a random sample of each layer "
-                     "were kept.</p>")
+    if section.store in STORE_NOTES:
+        parts.append(f"<p>{STORE_NOTES[section.store]}</p>")
     if note:
         parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                      f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "
@@ -168,13 +200,17 @@ def _section_html(section):
         parts.append(f"<img src='{data_uri(section.plot, 'image/png')}' "
                      f"alt='depth distribution of {name}'>")
     if not note:
-        parts.append(_boards_html("Deepest positions", section.boards))
+        parts.append(_boards_html(puzzle, "Deepest positions", section.boards))
+    if section.solution:
+        parts.append(f"<p>An optimal solution from the first of them, "
+                     f"{len(section.solution) - 1} moves:</p>")
+        parts.append(pictures.boards_html(puzzle, section.solution, pictures.SMALL_CELL))
     orbits = {}
     if section.symmetry is not None:
         orbit_rows, orbit_boards = section.symmetry
         orbits = {d: o for d, _, o in orbit_rows}
         parts.append(_boards_html(
-            f"Deepest positions up to the {len(puzzle.symmetries()) + 1} symmetries "
+            puzzle, f"Deepest positions up to the {len(puzzle.symmetries()) + 1} symmetries "
             f"({orbit_rows[-1][2]:,} distinct)", orbit_boards))
     parts.append("<table><tr><th>depth</th><th>count</th><th>cumulative</th>"
                  + ("<th>up to symmetry</th>" if orbits else "") + "</tr>")
@@ -184,8 +220,23 @@ def _section_html(section):
         for d, c, t in rows
     )
     parts.append("</table>")
+    if section.design:
+        parts.extend(_design_html(puzzle.name, section.design))
     for problem_set in section.problem_sets:
         parts.extend(_problem_set_html(puzzle.name, problem_set))
+    return parts
+
+
+def _design_html(name, rows):
+    parts = ["<h3>The designer's table: every placement of the pieces</h3>",
+             f"<p>{html.escape(design.summary_line(name, rows))}. The components column "
+             f"counts the components whose farthest placement lies at that distance "
+             f"(none: cannot reach the goal).</p>",
+             "<table><tr><th>distance</th><th>placements</th><th>cumulative</th>"
+             "<th>components</th></tr>"]
+    parts.extend(f"<tr><td>{'none' if d < 0 else d}</td><td>{p:,}</td><td>{c:,}</td>"
+                 f"<td>{k:,}</td></tr>" for d, p, c, k in rows)
+    parts.append("</table>")
     return parts
 
 
@@ -203,7 +254,11 @@ def _problem_set_html(name, problem_set):
     return parts
 
 
-def _boards_html(title, boards, limit=20):
+def _boards_html(puzzle, title, boards, limit=20):
+    """Boards under a title: as pictures where the puzzle's boards are pictures, else as
+    text (base.show_boards)."""
     shown = boards[:limit]
     more = f" (first {len(shown)})" if len(boards) > limit else ""
-    return f"<p>{title}{more}:</p><pre>" + html.escape("\n".join(shown)) + "</pre>"
+    if shown and puzzle.picture(puzzle.parse(shown[0])) is not None:
+        return f"<p>{title}{more}:</p>" + pictures.boards_html(puzzle, shown)
+    return f"<p>{title}{more}:</p><pre>" + html.escape(show_boards(puzzle, shown)) + "</pre>"

@@ -20,8 +20,8 @@ import numpy as np
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import SAMPLES
-from puzzledb.store import COUNTS, LAYERS, integrity
-from puzzledb.store.files import atomic_file
+from puzzledb.store import COUNTS, integrity
+from puzzledb.store.files import atomic_file, hdf5_file
 from puzzledb.store.layer import ranks_crc
 from puzzledb.store.layers import LayerInfo, LayerStore
 
@@ -38,12 +38,16 @@ class VerifiedCounts:
     total: int
     kept: int
     seconds: float
+    what: str = "a counts-only"  # the database's kind, as the line says it
+    table_bytes: int = 0  # the distance table's, read back (store/distances.py)
 
     def __str__(self):
-        return (f"{self.puzzle}: verified a counts-only database of {self.layers} layers "
-                f"(depths 0..{self.layers - 1}), {self.total:,} states: the manifest and the "
-                f"{self.kept:,} states sampled, against their CRC-32 ({self.seconds:.1f} s); "
-                f"it keeps no layers to read back")
+        table = (f" and the distance table's {self.table_bytes / 2**20:,.1f} MiB"
+                 if self.table_bytes else "")
+        return (f"{self.puzzle}: verified {self.what} database of {self.layers} layers "
+                f"(depths 0..{self.layers - 1}), {self.total:,} states: the manifest, the "
+                f"{self.kept:,} states sampled{table}, against their CRC-32 "
+                f"({self.seconds:.1f} s); it keeps no layers to read back")
 
 
 def sample_name(depth):
@@ -54,6 +58,9 @@ class CountStore(LayerStore):
     """The counts and samples of one puzzle's layers in one directory."""
 
     kind = COUNTS
+    keeps = "counts only"  # what refusals say it keeps
+    files = "samples"  # its files besides the manifest, as verify --repair names them
+    contents = "counts, samples and the deepest positions"  # what `puzzledb info` says
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)
@@ -83,14 +90,14 @@ class CountStore(LayerStore):
     def write_manifest(self, infos, **extra):
         """samples.h5, then the manifest (last)."""
         crc = 0
-        with atomic_file(self.samples_path()) as tmp, h5py.File(tmp, "w") as f:
+        with atomic_file(self.samples_path()) as tmp, hdf5_file(tmp) as (f, _):
             for info in infos:
                 sample = self.samples[info.depth]
                 ds = f.create_dataset(sample_name(info.depth), data=sample)
                 ds.attrs.update(count=info.count, whole=sample.size == info.count)
                 crc = ranks_crc(sample, crc)
             f.attrs.update(puzzle=self.puzzle.name, **integrity.stamp(crc, self.definition_hash))
-        return super().write_manifest(infos, store=COUNTS, samples=SAMPLES, **extra)
+        return super().write_manifest(infos, store=self.kind, samples=SAMPLES, **extra)
 
     def sample(self, depth):
         """(the ranks kept of layer `depth`, whether they are the whole layer), checked
@@ -110,42 +117,32 @@ class CountStore(LayerStore):
         return ranks, whole
 
     def verify(self, repair=False, progress=None):
-        """Check the manifest and every layer's sample against it; a VerifiedCounts, else a
-        LayerError (repair: the manifest and samples removed, so the next build starts
-        again: there are no layers to resume from)."""
+        """Check the manifest and every layer's sample against it (and what else the store
+        keeps: checked()); a VerifiedCounts, else a LayerError (repair: the manifest and
+        the store's files removed, so the next build starts again: there are no layers to
+        resume from)."""
         started = time.perf_counter()
         try:
-            infos = self.manifest_layers()
-            kept = 0
-            for info in infos:
-                ranks, _ = self.sample(info.depth)
-                kept += ranks.size
-                if progress is not None:
-                    progress(ranks.size, None)
+            verified = self.checked(progress)
         except LayerError as err:
             if repair:
                 self.prune(0)
                 raise LayerError(f"{self.puzzle.name}: {err}; removed the manifest and "
-                                 f"samples: the next build searches again") from None
+                                 f"{self.files}: the next build searches again") from None
             raise LayerError(f"{self.puzzle.name}: {err}; `puzzledb verify "
                              f"{self.puzzle.name} --repair` removes it") from None
+        verified.seconds = time.perf_counter() - started
+        return verified
+
+    def checked(self, progress=None):
+        """The manifest and every layer's sample checked; a VerifiedCounts (its seconds
+        left to verify)."""
+        infos = self.manifest_layers()
+        kept = 0
+        for info in infos:
+            ranks, _ = self.sample(info.depth)
+            kept += ranks.size
+            if progress is not None:
+                progress(ranks.size, None)
         return VerifiedCounts(self.puzzle.name, len(infos), sum(i.count for i in infos), kept,
-                              time.perf_counter() - started)
-
-
-def new_store(kind, directory, puzzle):
-    """The store a build of kind LAYERS or COUNTS writes."""
-    return (CountStore if kind == COUNTS else LayerStore)(directory, puzzle)
-
-
-def stored(directory, puzzle):
-    """The store of the database in `directory`, as its manifest says (a LayerStore when
-    there is no manifest: the reader then says what is missing)."""
-    store = LayerStore(directory, puzzle)
-    if store.manifest_path().exists():
-        try:
-            kind = store.manifest().get("store", LAYERS)
-        except LayerError:
-            return store
-        return new_store(kind, directory, puzzle)
-    return store
+                              0.0)

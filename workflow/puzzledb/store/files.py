@@ -1,8 +1,8 @@
 """Writing a file so that a file with its final name is always whole: a temporary name
 unique to its writer, renamed when the file is complete (atomic_file, write_text); a failure
 to write (a full disk, an I/O error), from Python or from HDF5, as one StorageError naming the
-file and the cause; what a writer needs to keep a nearly full disk from failing inside HDF5
-(free_bytes, allocate); and whether the writer of a left-over temporary file is gone."""
+file and the cause; an HDF5 file whose writes never fail inside HDF5 (hdf5_file); and
+whether the writer of a left-over temporary file is gone."""
 
 import os
 import re
@@ -10,6 +10,8 @@ import socket
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+
+import h5py
 
 from puzzledb.errors import StorageError, one_line
 
@@ -89,6 +91,118 @@ def _write_failures_in_destructors(failures):
         sys.unraisablehook = previous
 
 
+@contextmanager
+def hdf5_file(tmp):
+    """A new HDF5 file at `tmp` (a temporary name of atomic_file's) open for writing, which
+    HDF5 writes through an HDF5Target (h5py's "fileobj" driver): (the h5py.File, a function
+    that raises the first write that failed so far, for a writer to stop early).  A write
+    that failed is raised (an OSError) once HDF5 has closed the file, at the latest."""
+    target = HDF5Target(tmp)
+    f = None
+    try:
+        with h5py.File(target, "w") as f:
+            yield f, target.check
+    except Exception:
+        target.check()  # a failed write is the cause of what HDF5 or the writer raised
+        raise
+    finally:
+        if f is not None and f.id.valid:
+            # its close was cut short (an exception inside h5py's close): closed now, or
+            # HDF5 would close it at exit, calling back into a Python that is gone
+            f.close()
+        os.close(target.fd)
+    target.check()
+
+
+class HDF5Target:
+    """The file HDF5 writes through, which never lets a write fail inside HDF5.  h5py cannot
+    recover from that: HDF5 leaves an object it failed to flush half closed, and h5py's
+    destructors close it again, which crashes the process (HDF5 2.0, h5py 3.16: a full disk
+    while a layer or samples.h5 was written ended `puzzledb build` in a segmentation fault
+    after its error line, tests/test_faults.py).  So the first failure is kept (`failure`,
+    raised by check()) and HDF5 is told the write succeeded; from then on what it writes
+    (its metadata: not raw data, see KEPT_WRITE) is kept in memory, so that what it reads
+    back is what it wrote, until the writer stops at its next check and HDF5 closes the
+    file as if all were well.  (Through Python, HDF5 makes a few hundred calls for a layer
+    of 20 million ranks: their cost is noise.)"""
+
+    # A write larger than this is raw data, which HDF5 does not read back while it writes a
+    # file (a layer's chunks are written directly, other datasets whole): not kept.
+    KEPT_WRITE = 1 << 20
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+        self.at = self.size = 0  # HDF5's position and end of file
+        self.failure = None
+        self.kept = []  # (offset, bytes) written since the failure, oldest first
+
+    def check(self):
+        if self.failure is not None:
+            raise self.failure
+
+    def seek(self, offset, whence=os.SEEK_SET):
+        self.at = offset + {os.SEEK_SET: 0, os.SEEK_CUR: self.at, os.SEEK_END: self.size}[whence]
+        return self.at
+
+    def tell(self):
+        return self.at
+
+    def write(self, data):
+        data = memoryview(data).cast("B")
+        if self.failure is None:
+            try:
+                done = 0
+                while done < len(data):
+                    done += os.pwrite(self.fd, data[done:], self.at + done)
+            except OSError as err:
+                self.failure = err
+        if self.failure is not None and len(data) <= self.KEPT_WRITE:
+            self.kept.append((self.at, bytes(data)))
+        self.at += len(data)
+        self.size = max(self.size, self.at)
+        return len(data)
+
+    def readinto(self, buffer):
+        view = memoryview(buffer).cast("B")
+        done = 0
+        try:
+            done = os.preadv(self.fd, [view], self.at)
+        except OSError as err:
+            self.failure = self.failure or err
+        view[done:] = bytes(len(view) - done)  # past the end: zeros, as HDF5's own driver
+        for offset, data in self.kept:
+            low, high = max(offset, self.at), min(offset + len(data), self.at + len(view))
+            if low < high:
+                view[low - self.at:high - self.at] = data[low - offset:high - offset]
+        self.at += len(view)
+        return len(view)
+
+    def read(self, size):  # h5py takes an object with read() for a file object
+        buffer = bytearray(size)
+        self.readinto(buffer)
+        return bytes(buffer)
+
+    def truncate(self, size):
+        if self.failure is None:
+            try:
+                os.ftruncate(self.fd, size)
+            except OSError as err:
+                self.failure = err
+        self.size = size
+
+    def flush(self):
+        pass
+
+
+def make_directory(path):
+    """Make the directory `path`, and its parents, unless it exists: a failure is a
+    StorageError naming it, as a failure to write a file is."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise StorageError(f"cannot create directory {path}: {_cause(err)}") from None
+
+
 def write_text(path, text):
     """Write a text file through atomic_file."""
     with atomic_file(path) as tmp:
@@ -112,16 +226,3 @@ def writer_gone(tmp):
     except PermissionError:
         return False
     return False
-
-
-def free_bytes(directory):
-    disk = os.statvfs(directory)
-    return disk.f_bavail * disk.f_frsize
-
-
-def allocate(fd, offset, length):
-    """Allocate disk blocks for a file's bytes [offset, offset + length): an OSError now if
-    the disk is full, rather than when they are written.  Where the platform cannot
-    (no posix_fallocate), nothing is allocated and a full disk shows when HDF5 writes."""
-    if hasattr(os, "posix_fallocate"):
-        os.posix_fallocate(fd, offset, length)

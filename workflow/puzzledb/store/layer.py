@@ -8,6 +8,7 @@ decodes the chunks itself (encode_chunk, decode_chunk: numpy shuffles, ISA-L def
 inflates, in POOL's threads); the store (layers.py) writes the files and keeps the manifest.
 """
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,6 +32,9 @@ COMPRESS_THREADS = 2
 # The threads that deflate the chunks of a layer being written and inflate those of a long
 # read (ISA-L and numpy's copies run without the GIL); created when first used.
 POOL = ThreadPoolExecutor(COMPRESS_THREADS)
+# A forked child (multiprocessing's default on Linux) has none of the parent's threads, but
+# its copy of POOL would count them as idle and wait for them forever: it starts afresh.
+os.register_at_fork(after_in_child=lambda: POOL.__init__(COMPRESS_THREADS))
 
 
 def ranks_crc(ranks, crc=0):

@@ -13,21 +13,17 @@ last good layer (good_layers), `puzzledb verify` and the verify rule to scrub a 
 database (verify).
 """
 
-import errno
-import os
 import shutil
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import h5py
 import numpy as np
 
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import MANIFEST, layer_name
 from puzzledb.store import LAYERS, integrity
-from puzzledb.store.files import allocate, atomic_file, free_bytes, writer_gone
+from puzzledb.store.files import atomic_file, hdf5_file, writer_gone
 from puzzledb.store.parts import (
     MAX_PARTS,
     PartError,
@@ -78,57 +74,6 @@ class Verified:
                 f"manifest lists them ({self.seconds:.1f} s)")
 
 
-@contextmanager
-def _hdf5_file_with_room(tmp, count):
-    """h5py.File(tmp, "w") for a layer of `count` ranks, and a function room(n) to call
-    before HDF5 is handed the first n bytes of chunk data.
-
-    h5py cannot recover from a failure of HDF5 to write: a close that fails raises again
-    from destructors, and the next HDF5 call can crash the process.  So when the disk could
-    fill up while this layer is written (_disk_may_fill), HDF5 is not let run out of space:
-    room() allocates the file's blocks ahead of what HDF5 writes, plus room for the
-    metadata it writes when it closes the file, and the file is cut back to what HDF5 used
-    once it is complete.  A full disk is then an OSError from the allocation, with HDF5
-    untouched.  Otherwise (the usual case) room() does nothing and costs nothing."""
-    headroom = (64 << 10) + 128 * (count // CHUNK + 1)  # headers, chunk B-tree, index
-    if not _disk_may_fill(tmp.parent, count, headroom):
-        with h5py.File(tmp, "w") as f:
-            yield f, lambda data_bytes: None
-        return
-    if free_bytes(tmp.parent) < 2 * headroom:  # HDF5 creates the file, then the room
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    f = h5py.File(tmp, "w")
-    fd = None
-    allocated = 0
-
-    def room(data_bytes):
-        nonlocal allocated
-        if data_bytes + headroom > allocated:
-            allocate(fd, allocated, data_bytes + headroom - allocated)
-            allocated = data_bytes + headroom
-
-    try:
-        fd = os.open(tmp, os.O_WRONLY)
-        room(0)
-        yield f, room
-        f.flush()
-        used = f.id.get_filesize()  # HDF5's end of allocation, not the allocated blocks
-        f.close()
-        os.ftruncate(fd, used)
-    finally:
-        f.close()
-        if fd is not None:
-            os.close(fd)
-
-
-def _disk_may_fill(directory, count, headroom):
-    """Whether the disk has less free space than twice the most a layer file of `count`
-    ranks can take: its raw ranks, deflate's worst case (stored blocks, about 0.1 % more)
-    and its metadata.  Twice, for other writers on the same disk."""
-    most = count * 8 + (count * 8) // 512 + headroom
-    return free_bytes(directory) < 2 * most
-
-
 def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
     """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
     sorted uint64 arrays: `count` ranks in all, or at most `count` when not `exact` (a part
@@ -137,8 +82,7 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
     crc = 0
     written = 0
     index = []
-    stored = 0  # bytes of compressed chunks handed to HDF5
-    with atomic_file(path) as tmp, _hdf5_file_with_room(tmp, count) as (f, room):
+    with atomic_file(path) as tmp, hdf5_file(tmp) as (f, check_writes):
         # maxshape None lets a small layer still use full-size chunks
         ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
                               chunks=(CHUNK,), **FILTERS)
@@ -147,10 +91,8 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
         def write_oldest(n):
             # only the oldest n are awaited: the threads keep compressing the newer
             # chunks meanwhile, and this thread reads out the next ones
-            nonlocal stored
             encoded = [(offset, job.result()) for offset, job in pending[:n]]
-            stored += sum(len(data) for _, data in encoded)
-            room(stored)
+            check_writes()  # a write failed (a full disk): stop here, not at the end
             for offset, data in encoded:
                 ds.id.write_direct_chunk((offset,), data)
             del pending[:n]
@@ -177,7 +119,8 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
 class LayerStore:
     """The layers of one puzzle in one directory."""
 
-    kind = LAYERS  # the config's `store:` value (counts.py: the other)
+    kind = LAYERS  # the config's `store:` value (store/__init__.py: the others)
+    contents = ""  # what `puzzledb info` adds about it: nothing, a layer store is the default
 
     def __init__(self, directory, puzzle):
         self.directory = Path(directory)

@@ -27,7 +27,7 @@ from isal import isal_zlib
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import part_name
 from puzzledb.store import integrity
-from puzzledb.store.files import atomic_file
+from puzzledb.store.files import atomic_file, hdf5_file
 from puzzledb.store.layer import CHUNK, Layer, read_identity
 
 OPEN_PARTS = 16  # part files a PartedLayer keeps open
@@ -79,18 +79,16 @@ def write_mapping(path, depth, attrs, definition_hash, parts):
             # a name relative to the layer file: HDF5 looks for it beside that file
             source = h5py.VirtualSource(part_name(depth, q, total), "ranks", shape=(p["count"],))
             layout[offsets[q]:offsets[q + 1]] = source
-    with atomic_file(path) as tmp:
-        with h5py.File(tmp, "w") as f:
-            f.create_virtual_dataset("ranks", layout, fillvalue=0)
-            f.create_dataset("part_offsets", data=offsets)
-            f.create_dataset("part_bounds", data=np.array(
-                [parts[0]["low"]] + [p["high"] for p in parts], dtype=np.uint64))
-            f.create_dataset("part_segments", data=np.array(
-                [parts[0]["first_segment"]] + [p["last_segment"] for p in parts], dtype=np.int64))
-            f.create_dataset("part_crc32", data=np.array([p["crc32"] for p in parts],
-                                                         dtype=np.uint32))
-            f.attrs.update(attrs, count=count, parts=total,
-                           **integrity.stamp(crc, definition_hash))
+    with atomic_file(path) as tmp, hdf5_file(tmp) as (f, _):
+        f.create_virtual_dataset("ranks", layout, fillvalue=0)
+        f.create_dataset("part_offsets", data=offsets)
+        f.create_dataset("part_bounds", data=np.array(
+            [parts[0]["low"]] + [p["high"] for p in parts], dtype=np.uint64))
+        f.create_dataset("part_segments", data=np.array(
+            [parts[0]["first_segment"]] + [p["last_segment"] for p in parts], dtype=np.int64))
+        f.create_dataset("part_crc32", data=np.array([p["crc32"] for p in parts],
+                                                     dtype=np.uint32))
+        f.attrs.update(attrs, count=count, parts=total, **integrity.stamp(crc, definition_hash))
     return count, crc
 
 

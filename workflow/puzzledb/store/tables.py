@@ -21,7 +21,7 @@ from puzzledb import paths
 from puzzledb.errors import LayerError, one_line
 from puzzledb.puzzles.base import FORMAT_VERSION
 from puzzledb.store import integrity
-from puzzledb.store.files import atomic_file
+from puzzledb.store.files import atomic_file, hdf5_file
 
 REBUILD = "; rebuild it (snakemake pdbs)"
 
@@ -51,7 +51,7 @@ class TableSpec:
 def write_table(path, puzzle, partition, spec, table):
     """Write a Table to `path` (through atomic_file, so whole or not at all), stamped with the
     CRC-32 of its values and its definition hash; puzzle and partition: names."""
-    with atomic_file(path) as tmp, h5py.File(tmp, "w") as f:
+    with atomic_file(path) as tmp, hdf5_file(tmp) as (f, _):
         f.create_dataset("values", data=table.values)
         f.create_dataset("first_reached", data=np.array(table.first_reached, np.int64))
         f.create_dataset("histogram", data=np.array(table.histogram, np.int64))

@@ -1,4 +1,4 @@
-"""The compiled pieces of the frontier engine (frontier.py): the neighbours of a slice of a
+"""The compiled pieces of the frontier engine (expand.py, merge.py, dense.py): the neighbours of a slice of a
 layer grouped by the segment they fall in, a radix sort of one segment's ranks, and set
 operations on sorted rank arrays and on the bitset of one segment."""
 

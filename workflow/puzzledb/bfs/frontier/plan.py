@@ -1,19 +1,21 @@
-"""How a frontier search (search.py) is cut into jobs, compiling nothing, so that the
-workflow can plan it when it parses: the segments of the rank space, the fan-out of a depth,
-the parts of a fanned-out depth, the work files, and the step records that chain the jobs.
+"""How a frontier search (search.py and its parts) is cut into jobs, compiling nothing, so
+that the workflow can plan it when it parses: the segments of the rank space, the fan-out of
+a depth, the parts of a fanned-out depth, the work files, and the step records that chain
+the jobs.
 """
 
 import json
 import math
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from puzzledb import paths
-from puzzledb.errors import PuzzleError
+from puzzledb.bfs.modes import FRONTIER, MODES
 from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
-from puzzledb.bfs.frontier.workfiles import WORK_SUFFIX, PieceFile
+from puzzledb.bfs.frontier.workindex import WorkIndex, work_files
 from puzzledb.store.layers import LayerInfo, LayerStore
 from puzzledb.store.parts import MAX_PARTS
 
@@ -28,7 +30,7 @@ SPAN_LIMIT = 4
 class StepRecord:
     """What a step of the frontier search did and what comes next: the record
     frontier/step_NNN.json (NNN: `first`), a Snakemake checkpoint's output that the
-    workflow follows (Workflow.record_before)."""
+    workflow follows (workflow/frontier.py, FrontierRules.records)."""
 
     puzzle: str
     definition_hash: str
@@ -67,9 +69,7 @@ class FrontierPlan:
 
     def __post_init__(self):
         self.directory, self.work = Path(self.directory), Path(self.work)
-        if not (self.puzzle.reversible or self.puzzle.graded):
-            raise PuzzleError(f"{self.puzzle.name}: the frontier search needs a puzzle whose "
-                              f"moves can be undone, or a graded one")
+        MODES[FRONTIER].check(self.puzzle)
         self.store = LayerStore(self.directory, self.puzzle)
         self._cuts = {}  # depth -> its segments' cuts (cuts)
 
@@ -167,48 +167,47 @@ class FrontierPlan:
     # -- the memory of a merge ----------------------------------------------------------------
     def merge_bytes(self, depth, part, parts, expanded):
         """What merge(depth, part, parts, expanded) holds at most besides the process,
-        computed from the expanded pieces on disk (segment_merge_bytes of its largest
-        segment, MERGE_WINDOW + 1 times: the segments in flight, and one extraction buffer),
-        so that a job's need is known before it starts."""
-        _, received = self._received(depth, expanded)
-        older = self._older(depth)
+        computed from the indexes of the expanded pieces on disk (segment_merge_bytes of its
+        largest segment, MERGE_WINDOW + 1 times: the segments in flight, and one extraction
+        buffer), so that a job's need is known before it starts."""
+        received = self.received(depth, [WorkIndex(path) for path in work_files(expanded)])
         need = 0
-        try:
+        with self.older_layers(depth) as older:
             for t in self.balanced(received, part, parts):
                 if received[t]:
                     low, high = self.segment_range(depth, t)
                     known = sum(b - a for a, b in
                                 (layer.positions_between(low, high) for layer in older))
                     need = max(need, segment_merge_bytes(received[t], known, high - low))
-        finally:
-            for layer in older:
-                layer.close()
         return (MERGE_WINDOW + 1) * need + EXTRACT_BUFFER_BYTES
 
-    def _received(self, depth, expanded):
-        """The expanded pieces in the directories `expanded` (workfiles.PieceFile each) and
-        the distinct neighbours each segment of depth receives from them all (every merge job
-        of a depth cuts its segments alike, by these, so that the parts carry about equal
-        work)."""
-        pieces = [PieceFile(path) for directory in expanded
-                  for path in sorted(Path(directory).glob(f"x*{WORK_SUFFIX}"))]
+    def received(self, depth, pieces):
+        """The distinct neighbours each segment of depth receives from the expanded pieces
+        (each a workindex.WorkIndex, such as a workfiles.PieceFile), as int64 per segment:
+        every merge job of a depth cuts its segments alike, by these, so that the parts
+        carry about equal work."""
         received = np.zeros(self.segment_count(depth), dtype=np.int64)
         for piece in pieces:
             received += piece.received
-        return pieces, received
+        return received
 
-    def _older(self, depth):
-        """The layers a merge of depth subtracts, open: depth - 1 and depth - 2 (the
-        neighbours of layer depth - 1 lie in those and in depth); only depth - 2 when the
-        puzzle is bipartite (no neighbour in depth - 1 itself); none when it is graded."""
-        if self.puzzle.graded:
-            return []
-        older = (depth - 2,) if self.puzzle.bipartite else (depth - 1, depth - 2)
-        return [self.store.open_layer(d) for d in older if d >= 0]
+    @contextmanager
+    def older_layers(self, depth):
+        """The layers a merge of depth subtracts, open for the block: depth - 1 and
+        depth - 2 (the neighbours of layer depth - 1 lie in those and in depth); only
+        depth - 2 when the puzzle is bipartite (no neighbour in depth - 1 itself); none when
+        it is graded."""
+        older = () if self.puzzle.graded else (
+            (depth - 2,) if self.puzzle.bipartite else (depth - 1, depth - 2))
+        with ExitStack() as stack:
+            yield [stack.enter_context(self.store.open_layer(d)) for d in older if d >= 0]
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):
         return Path(paths.step_record(self.work, first))
+
+    def depth_work(self, depth):
+        return Path(paths.depth_work(self.work, depth))
 
     def expand_dir(self, depth, part, parts):
         return Path(paths.expand_output(self.work, depth, part, parts))

@@ -1,4 +1,4 @@
-"""The merge of one segment of the frontier search (search.py's merge): the neighbours the
+"""The merge of one segment of the frontier search (merge.py): the neighbours the
 segment received, made distinct, minus the same segment of the older layers, through a
 bitset of the segment's range when it is dense, else sorted by a radix sort in two threads.
 """

@@ -10,37 +10,22 @@ segment, so most gaps are short: on the 15-puzzle's layers 26 and 28 a neighbour
 0.97 to 1.07 bytes instead of 8, for 14 to 17 ns of CPU to write (the sort included) and 6
 to 9 ns to read (docs/benchmarks.md, "Compact work files").
 
-File layout, all numbers little-endian:
-
-  header  MAGIC (8 bytes); segments, groups (int64: the segment count, and how many of the
-          segments have a non-empty group); the CRC-32 of those two numbers and the index
-          (uint32), four zero bytes
-  index   INDEX_COLUMNS rows of `groups` int64 each, one column per non-empty group, in
-          segment order: the segment, its low and high rank, the group's distinct ranks,
-          its LEB128 bytes, its stored (deflated) bytes, the CRC-32 of the stored bytes
-  data    the stored bytes of every non-empty group, in the index's order
+The file's layout and its index are workindex.py's.
 
 A merge job opens every piece of every expand job, so a PieceFile keeps only the index and
 opens the file again for each group it reads.
 """
 
-import os
-from pathlib import Path
-
 import numpy as np
 from isal import isal_zlib
 
 from puzzledb.bfs.frontier.kernels import radix_passes, radix_sort
+from puzzledb.bfs.frontier.workindex import HEADER, INDEX_COLUMNS, MAGIC, WorkIndex, index_crc
 from puzzledb.compiled import jit
 from puzzledb.errors import LayerError
 from puzzledb.store.files import atomic_file
 from puzzledb.store.integrity import crc32
 
-MAGIC = b"PZDBWF01"
-HEADER = np.dtype([("magic", "S8"), ("segments", "<i8"), ("groups", "<i8"),
-                   ("crc32", "<u4"), ("pad", "<u4")])
-INDEX_COLUMNS = 7  # segment, low, high, count, leb128 bytes, stored bytes, crc32
-SEGMENT, LOW, HIGH, COUNT, LEB128_BYTES, STORED_BYTES, CRC = range(INDEX_COLUMNS)
 # ISA-L's levels are 0-3.  On the 15-puzzle's pieces level 2 stored 1 to 2 % fewer bytes
 # than level 1 (the layer store's) for at most 0.6 ns a neighbour more; level 0 stored
 # about as many bytes as LEB128 alone.
@@ -80,7 +65,7 @@ def write_piece(path, grouped, offsets, cuts):
                        crc32(np.frombuffer(block, np.uint8)))
     header = np.zeros(1, HEADER)
     header["magic"], header["segments"], header["groups"] = MAGIC, segments, filled.size
-    header["crc32"] = _index_crc(segments, filled.size, index)
+    header["crc32"] = index_crc(segments, filled.size, index)
     with atomic_file(path) as tmp:
         with open(tmp, "wb") as f:
             f.write(header.tobytes())
@@ -90,89 +75,38 @@ def write_piece(path, grouped, offsets, cuts):
     return HEADER.itemsize + index.nbytes + sum(len(block) for block in stored)
 
 
-WORK_SUFFIX = ".work"  # an expand piece's work file: x{part}.{piece}.work
-
-
-class PieceFile:
+class PieceFile(WorkIndex):
     """A work file written by write_piece, opened for reading: its header and index are
-    read and checked here, a group when asked for (read_group).  No file stays open.  A
-    missing, truncated or corrupt file is a LayerError naming it."""
-
-    def __init__(self, path):
-        self.path = Path(path)
-        try:
-            with open(self.path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                head = f.read(HEADER.itemsize)
-                if len(head) < HEADER.itemsize:
-                    raise self._corrupt(f"{size} bytes, shorter than its header")
-                header = np.frombuffer(head, HEADER)[0]
-                if header["magic"] != MAGIC:
-                    raise self._corrupt("not a work file (wrong magic number)")
-                self.segments, groups = int(header["segments"]), int(header["groups"])
-                if not 0 <= groups <= self.segments:
-                    raise self._corrupt(f"{groups} groups of {self.segments} segments")
-                index_bytes = INDEX_COLUMNS * 8 * groups
-                if HEADER.itemsize + index_bytes > size:
-                    raise self._corrupt(f"{size} bytes, shorter than its index")
-                raw = f.read(index_bytes)
-        except OSError as err:
-            raise LayerError(f"cannot read work file {self.path}: {err.strerror}") from None
-        if len(raw) < index_bytes:
-            raise self._corrupt(f"{size} bytes, shorter than its index")
-        index = np.frombuffer(raw, "<i8").reshape(INDEX_COLUMNS, groups)
-        if _index_crc(self.segments, groups, index) != int(header["crc32"]):
-            raise self._corrupt("checksum mismatch in its index")
-        if not _index_holds(index, self.segments):
-            raise self._corrupt("an index that describes no groups")
-        self._index = index
-        self._column = dict(zip(index[SEGMENT].tolist(), range(groups)))  # segment -> column
-        self._starts = HEADER.itemsize + index_bytes + np.concatenate(
-            ([0], np.cumsum(index[STORED_BYTES])))
-        if self._starts[-1] != size:
-            raise self._corrupt(f"{size} bytes, its index says {self._starts[-1]}")
-
-    def _corrupt(self, why):
-        return LayerError(f"corrupt work file {self.path}: {why}")
-
-    @property
-    def received(self):
-        """The distinct ranks each segment's group holds (int64, one per segment): the
-        length of read_group(t)."""
-        counts = np.zeros(self.segments, np.int64)
-        counts[self._index[SEGMENT]] = self._index[COUNT]
-        return counts
+    read and checked here (WorkIndex), a group when asked for (read_group).  No file stays
+    open.  A missing, truncated or corrupt file is a LayerError naming it."""
 
     def read_group(self, t):
         """The ranks of segment t's group as absolute ranks (uint64), sorted ascending and
         distinct: a rank this piece reached more than once is there once."""
-        if not 0 <= t < self.segments:
-            raise IndexError(f"segment {t} of a work file of {self.segments} segments")
-        j = self._column.get(t)
-        if j is None:
+        group = self.group(t)
+        if group is None:
             return np.empty(0, np.uint64)
-        _, low, high, count, leb128_bytes, stored_bytes, crc = (int(x) for x in
-                                                                 self._index[:, j])
+        low, high, count, leb128_bytes, stored_bytes, crc, start = group
         try:
             with open(self.path, "rb") as f:
-                f.seek(int(self._starts[j]))
+                f.seek(start)
                 stored = f.read(stored_bytes)
         except OSError as err:
             raise LayerError(f"cannot read work file {self.path}: {err.strerror}") from None
         if len(stored) != stored_bytes:
-            raise self._corrupt(f"segment {t}'s group is cut short")
+            raise self.corrupt(f"segment {t}'s group is cut short")
         if crc32(np.frombuffer(stored, np.uint8)) != crc:
-            raise self._corrupt(f"checksum mismatch in segment {t}'s group")
+            raise self.corrupt(f"checksum mismatch in segment {t}'s group")
         try:
             leb128 = isal_zlib.decompress(stored, RAW_DEFLATE, max(leb128_bytes, 1))
         except isal_zlib.error as err:
-            raise self._corrupt(f"segment {t}'s group does not inflate ({err})") from None
+            raise self.corrupt(f"segment {t}'s group does not inflate ({err})") from None
         ranks = np.empty(count, np.uint64)
         if (len(leb128) != leb128_bytes
                 or _decode_group(np.frombuffer(leb128, np.uint8), np.uint64(low),
                                  np.uint64(high), ranks) != leb128_bytes):
-            raise self._corrupt(f"segment {t}'s group does not decode to {count} ranks "
-                                f"in [{low}, {high})")
+            raise self.corrupt(f"segment {t}'s group does not decode to {count} ranks "
+                               f"in [{low}, {high})")
         return ranks
 
 
@@ -191,22 +125,6 @@ def _checked_arguments(grouped, offsets, cuts):
     if cuts[0] < 0 or np.any(np.diff(cuts) < 0):
         raise ValueError("cuts must rise from 0 or more")
     return grouped, offsets, cuts
-
-
-def _index_holds(index, segments):
-    """Whether an index (whose CRC-32 matched) describes groups write_piece could have
-    written: segments rising within 0..segments - 1, each group of at least one rank in a
-    segment of that many ranks or more, one to ten LEB128 bytes a rank."""
-    t, low, high, count, leb128_bytes, stored_bytes, _ = index
-    return bool(np.all(np.diff(t) > 0) and np.all((t >= 0) & (t < segments))
-                and np.all((low >= 0) & (count >= 1) & (count <= high - low))
-                and np.all((leb128_bytes >= count) & (leb128_bytes <= 10 * count))
-                and np.all(stored_bytes >= 0))
-
-
-def _index_crc(segments, groups, index):
-    return crc32(np.ascontiguousarray(index, "<i8"),
-                 crc32(np.array([segments, groups], "<i8")))
 
 
 # -- the kernels ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The compiled kernels of domino-blank puzzles (domino.py): rank, unrank, neighbours and the
+"""The compiled kernels of domino-blank puzzles (puzzle.py): rank, unrank, neighbours and the
 tile renaming of matching.  Every kernel takes the puzzle's tables."""
 
 import numpy as np

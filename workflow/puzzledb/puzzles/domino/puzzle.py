@@ -36,14 +36,14 @@ from puzzledb.puzzles.ranking import lehmer_code, permutation_parity
 
 SYMBOLS = "_123456789abcdefghijklmnopqrstuvwxyz"  # code 0 is an empty cell
 # tiles per class: the tables of a class hold its m! sequences.  It bounds the board (W <= 10,
-# H <= 5) and keeps every rank below 2^40, inside the 2^52 of domino_kernels._divide.
+# H <= 5) and keeps every rank below 2^40, inside the 2^52 of kernels._divide.
 MAX_CLASS = 9
 MAX_RELABEL_CLASS = 7  # the renaming tables of matching hold m!/2 x m! entries
 
 # The kernels' data (see puzzledb.compiled): per class p, every sequence by Lehmer index (perms),
 # the index of each (parity, rank) and each rank with a window of n_p entries rotated
 # (rot[direction, parity, window start, rank]); the moves of each domino cell; the weights
-# of the rank's digits and their inverses (domino_kernels divides by multiplying).
+# of the rank's digits and their inverses (kernels.py divides by multiplying).
 DominoTables = namedtuple(
     "DominoTables",
     "perms0 perms1 index0 index1 rot0 rot1 moves move_counts parity0 parity1 domino_cells "

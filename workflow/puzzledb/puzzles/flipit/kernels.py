@@ -1,4 +1,4 @@
-"""The compiled kernels of Flip It (flipit.py): neighbours, the corner bound and the smallest
+"""The compiled kernels of Flip It (puzzle.py): neighbours, the corner bound and the smallest
 rank of an orbit.  A board is held as (empty cell, mask of the black cells)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The compiled kernels of peg solitaire (pegs.py): rank and unrank of peg masks, the jump
+"""The compiled kernels of peg solitaire (puzzle.py): rank and unrank of peg masks, the jump
 kernel, and the smallest rank of an orbit.
 
 A mask splits into its low 16 holes and the rest.  The k-peg masks with a given high part h

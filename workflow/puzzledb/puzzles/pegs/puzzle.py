@@ -21,7 +21,7 @@ from types import MappingProxyType
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import Puzzle
+from puzzledb.puzzles.base import ChainedMoves, Puzzle
 from puzzledb.puzzles.pegs.chains import ida_star
 
 PEG_SYMBOLS = {"o": 1, "x": 1, "1": 1, "●": 1, ".": 0, "0": 0, "_": 0, "○": 0}
@@ -239,7 +239,7 @@ def symmetry_tables(perms):
 # --- the puzzle ---------------------------------------------------------------------------------
 
 
-class PegSolitaire(Puzzle):
+class PegSolitaire(Puzzle, ChainedMoves):
     family = "pegs"
     kernels = "puzzledb.puzzles.pegs.kernels"
     graded = True
@@ -319,7 +319,7 @@ class PegSolitaire(Puzzle):
 
     @property
     def work_size(self):
-        return 1  # the unrank cache of pegs_kernels.neighbours
+        return 1  # the unrank cache of kernels.neighbours
 
     # -- levels: layer d has start_pegs - d pegs ----------------------------------------
     def pegs_at(self, level):
@@ -436,6 +436,9 @@ class PegSolitaire(Puzzle):
             result.length += len(prefix)
             result.solutions = [prefix + s for s in result.solutions]
         return result
+
+    def format_moves(self, moves):
+        return format_moves(moves)
 
 
 def replay_moves(puzzle, moves):

@@ -32,7 +32,8 @@ FactoredTables = namedtuple(
 
 
 def factored_tables(puzzle):
-    plan = puzzle.plane_plan
+    ranking = puzzle.ranking  # rankings.DistinctTiles
+    plan = ranking.plane_plan
     n = puzzle.cells - 1
     fact = FACTORIAL[n - 1 - np.arange(n)].copy()
     suffix = np.zeros(max(1, sum(entries for _, _, entries, _ in plan.suffixes)), np.int64)
@@ -40,7 +41,7 @@ def factored_tables(puzzle):
         _suffix_table(n, start, puzzle.width, right, fact, suffix[offset:offset + entries])
     return FactoredTables(
         np.int64(puzzle.width), np.int64(puzzle.cells), np.int64(n),
-        np.int64(puzzle.half_factorial), np.asarray(puzzle.parity_of_blank, np.int64), fact,
+        np.int64(ranking.half_factorial), np.asarray(ranking.parity_of_blank, np.int64), fact,
         plan.target, plan.start, plan.kind, plan.split, plan.block, plan.offset, suffix)
 
 

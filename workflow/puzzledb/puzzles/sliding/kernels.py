@@ -25,12 +25,13 @@ from puzzledb.puzzles.ranking_kernels import (
     permutation_unrank,
     permutation_unrank_after,
 )
-from puzzledb.puzzles.sliding.puzzle import (
-    ManhattanTables,
+from puzzledb.puzzles.sliding.puzzle import ManhattanTables, PatternTables
+from puzzledb.puzzles.sliding.rankings import (
+    DistinctTiles,
     MultisetTables,
-    PatternTables,
     PermutationTables,
     RelabelTables,
+    RepeatedPieces,
 )
 # importing the two piece families' kernels registers their vertical moves with the sweeps
 # of plane_kernels.py (dispatched on the type of their tables)
@@ -42,13 +43,14 @@ from puzzledb.puzzles.sliding import multi_kernels  # noqa: F401  (registers the
 ONE = np.uint64(1)
 
 
+# the plane kernels' tables of each numbering (its vertical moves)
+PLANE_TABLES = {DistinctTiles: factored_tables, RepeatedPieces: pool_tables}
+
+
 def plane_expansion(puzzle):
-    """The PlaneExpansion of a sliding puzzle whose plane_plan is not None."""
-    if puzzle.distinct:
-        return PlaneExpansion(factored_tables(puzzle), puzzle.cells, puzzle.half_factorial,
-                              puzzle.size)
-    return PlaneExpansion(pool_tables(puzzle), puzzle.cells, int(puzzle.weights[0]),
-                          puzzle.size)
+    """The PlaneExpansion of a sliding puzzle whose numbering's plane_plan is not None."""
+    tables = PLANE_TABLES[type(puzzle.ranking)](puzzle)
+    return PlaneExpansion(tables, puzzle.cells, puzzle.ranking.plane, puzzle.size)
 
 
 def board_rank(board, t):
@@ -210,7 +212,7 @@ def multiset_neighbours(rank, level, out, work, t):
 @jit
 def relabel_by_query(rank, key, t):
     """The state `rank` with its tiles renamed by the query of rank `key` (see
-    sliding.SlidingRelabelling): rename[goal[i]] = query[i], the blank to itself."""
+    rankings.SlidingRelabelling): rename[goal[i]] = query[i], the blank to itself."""
     cells = t.goal.size
     work = np.empty(3 * cells, dtype=np.int64)
     query = work[:cells]

@@ -1,6 +1,6 @@
-"""The multi-tile metric of sliding puzzles (puzzle.py, metric: multi-tile): one move slides
-a whole run of pieces of the blank's row or column toward the blank, so the blank jumps to
-any other cell of its row or column.
+"""The multi-tile metric of sliding puzzles (metrics.MultiTile, metric: multi-tile): one move
+slides a whole run of pieces of the blank's row or column toward the blank, so the blank
+jumps to any other cell of its row or column.
 
 A jump along the row keeps the pieces in reading order (the rank's blank digit alone
 changes), so the CUR states of a word jump together, one word operation per target cell
@@ -13,7 +13,7 @@ Forward, a direction stops at the first state on its way that is OLD or CUR: the
 from there are that state's own.  Backward (late depths), every UNSEEN state looks for a CUR
 state one jump away and stops at the first.
 
-Boards without plane tables (plane_plan None) or of more than puzzle.MAX_JUMPS + 1 rows go
+Boards without plane tables (plane_plan None) or of more than metrics.MAX_JUMPS + 1 rows go
 state by state (MultiTileExpansion): the row's jumps a word at a time, the column's ranked
 from the board, decoded from the one before in ascending order.
 """
@@ -47,7 +47,7 @@ from puzzledb.puzzles.sliding.plane_kernels import (
     plane_scratch,
     runs_for,
 )
-from puzzledb.puzzles.sliding.puzzle import MultiTileTables
+from puzzledb.puzzles.sliding.metrics import MultiTileTables
 
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
 
@@ -384,8 +384,9 @@ class PlaneJumpExpansion:
     looks for a CUR state one jump away and stops at the first)."""
 
     def __init__(self, plane_expansion, puzzle):
-        if not puzzle.plane_jumps:
-            raise ValueError(f"{puzzle.name}: no plane jumps for this board (puzzle.plane_jumps)")
+        if not puzzle.metric.plane_jumps:
+            raise ValueError(f"{puzzle.name}: no plane jumps for this board "
+                             f"(metrics.MultiTile.plane_jumps)")
         self.tables = plane_expansion.tables
         self.units = plane_expansion.units
         self.found = plane_expansion.found

@@ -82,11 +82,11 @@ def partition_of(puzzle, spec):
     return _of_groups(puzzle, spec)
 
 def refusal(puzzle):
-    """Why the puzzle has no additive pattern databases, or None."""
-    if not puzzle.distinct:
-        return "additive pattern databases need distinct tiles"
-    if puzzle.multi_tile:
-        return "additive pattern databases count single-tile moves (metric single-tile)"
+    """Why the puzzle has no additive pattern databases, or None: its numbering's reason
+    (they need distinct tiles), its metric's (they count single-tile moves), its size's."""
+    why = puzzle.ranking.additive_refusal or puzzle.metric.additive_refusal
+    if why:
+        return why
     if puzzle.cells > 63:
         return "additive pattern databases take at most 63 cells (int64 cell masks)"
     return None

@@ -1,6 +1,6 @@
 """The layer expansion of sliding puzzles (Puzzle.layer_expansion, an
 expansion.LayerExpansion): whole planes at a time instead of state by state, in the ranks of
-puzzle.py, on the engine's two-bit array or over a list of ascending ranks (the frontier's
+rankings.py, on the engine's two-bit array or over a list of ascending ranks (the frontier's
 dense depths).  This module holds the sweeps both piece families share (the units of work,
 a word's horizontal moves, the walk through a plane's states) and the PlaneExpansion object;
 the vertical moves are each family's, in distinct_kernels.py (distinct tiles) and
@@ -54,7 +54,7 @@ class PlaneExpansion:
 
     def expand(self, state, level):
         state.run(expand_planes, state.words, state.cur_flags, state.next_flags, self.found,
-                  self.tables, *self.units)
+                  self.tables, *self.units, state.mark, state.colour, state.colours)
         return int(self.found.sum())
 
     def mark(self, ranks, level, bits):
@@ -91,14 +91,14 @@ def _plane_lanes(a, w, lo, hi):
 
 
 @jit(inline="always")
-def _horizontal(a, next_flags, g0, lanes, plane, col, width):
+def _horizontal(a, next_flags, g0, lanes, plane, col, width, mark):
     """The horizontal moves of the CUR states `lanes` of the word of states g0..g0 + 31:
     the blank one cell left or right is the same place of the plane before or after."""
     new = 0
     if col > 0:
-        new += mark_next_shifted(a, next_flags, g0 - plane, lanes)
+        new += mark_next_shifted(a, next_flags, g0 - plane, lanes, mark)
     if col < width - 1:
-        new += mark_next_shifted(a, next_flags, g0 + plane, lanes)
+        new += mark_next_shifted(a, next_flags, g0 + plane, lanes, mark)
     return new
 
 
@@ -140,7 +140,7 @@ def register(tables_type, scratch, start, moves, jump_start, jump):
     number of cells; multi_kernels.py): jump_start(t, b, trackers) -> the constants of
     plane b's jumps, a tuple whose first three items are integers: whether it has one, how
     many go down (one cell, two, ...) and how many in all (those up follow), MAX_JUMPS at
-    most (puzzle.MAX_JUMPS: the sweeps write them out one by one);
+    most (metrics.MAX_JUMPS: the sweeps write them out one by one);
     jump(t, q, j, previous, constants, trackers) -> the rank after jump j of state q of the
     plane, previous the rank after the jump before it in the same direction (the first:
     the state's own), q not below the state asked about before."""
@@ -223,13 +223,19 @@ def plane_unit(t, b):
 
 
 @jit(parallel=True)
-def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
-    """Mark NEXT every UNSEEN neighbour of every CUR state; found[u] is the number marked
-    from unit u."""
+def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop,
+                  mark, colour, colours):
+    """Mark NEXT (code `mark`, None: 01) every UNSEEN neighbour of every CUR state; found[u]
+    is the number marked from unit u.  A plane is one run of the colouring (parity_run):
+    given the runs' colours (not None), only the planes of `colour` hold CUR states
+    (expansion.ExpansionState)."""
     width = t.width
     plane = t.plane
+    code = ONE if mark is None else mark  # None (Korf's search): compiled with 01 folded in
     for u in prange(unit_plane.size):
         found[u] = 0
+        if colours is not None and colours[unit_plane[u]] != colour:
+            continue
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
         lo, col, trackers, constants = plane_unit(t, unit_plane[u])
@@ -240,7 +246,7 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
             if lanes == 0:
                 continue
             g0 = w * STATES_PER_WORD
-            new += _horizontal(a, next_flags, g0, lanes, plane, col, width)
+            new += _horizontal(a, next_flags, g0, lanes, plane, col, width, code)
             if not constants[0]:  # no vertical move
                 continue
             while lanes:
@@ -248,9 +254,9 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
                 lanes &= lanes - ONE
                 down, up = plane_moves(t, q, constants, trackers)
                 if down >= 0:
-                    new += mark_next(a, next_flags, down)
+                    new += mark_next(a, next_flags, down, code)
                 if up >= 0:
-                    new += mark_next(a, next_flags, up)
+                    new += mark_next(a, next_flags, up, code)
         found[u] = new
 
 

@@ -27,12 +27,12 @@ PoolTables = namedtuple(
 
 
 def pool_tables(puzzle):
-    base = puzzle.multiset_tables()
+    base = puzzle.ranking.tables()  # rankings.RepeatedPieces' MultisetTables
     k = base.counts.size
     offsets = np.zeros(k, np.int64)
     pieces = []
     at = 0
-    for c, pool in enumerate(puzzle.plane_plan, 1):
+    for c, pool in enumerate(puzzle.ranking.plane_plan, 1):
         table = np.full(1 << pool, -1, np.int32)
         for index, mask in enumerate(combination_masks(pool, int(base.counts[c]))):
             table[int(mask)] = index

@@ -1,82 +1,49 @@
 """Sliding-tile puzzles on a rectangle with one blank: the coloured 15-puzzles, the 8-puzzle,
-the 15-puzzle.
+the 15-puzzle, and any other given as data: its width, height, goal string and metric.
 
-A puzzle is data: its width, height and goal string.  Pieces that repeat make a multiset
-(every arrangement is reachable, since swapping two equal pieces fixes any parity); distinct
-tiles make a permutation whose parity is tied to the blank's row (an even-width board turns
-the parity over with each vertical move, an odd-width board never does).  The compiled
-kernels are in kernels.py.
+A SlidingPuzzle is its board (the goal, its pieces, boards written as text) and two parts
+chosen independently: its numbering (rankings.py: DistinctTiles, a permutation whose
+parity the blank's row fixes, or RepeatedPieces, a multiset) and its metric (metrics.py:
+SingleTile or MultiTile).  The puzzle asks them; it never asks which they are.  The
+compiled kernels are in kernels.py.
 """
 
 import re
 from collections import Counter, namedtuple
-from functools import cached_property
-from math import factorial, prod
 
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import RANK_LIMIT, SEPARATORS, Puzzle, TilePartition, format_rows
-from puzzledb.puzzles.ranking import (
-    combination_masks,
-    multiset_weights,
-    permutation_parity,
-    rank_multiset,
-    rank_permutation,
-    unrank_multiset,
-    unrank_permutation,
+from puzzledb.puzzles.base import (
+    SEPARATORS,
+    GoalFrames,
+    PatternBounds,
+    Puzzle,
+    TilePartition,
+    format_rows,
 )
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
 from puzzledb.puzzles.sliding import partitions
-from puzzledb.puzzles.sliding.goal_frame import GoalFrame
+from puzzledb.puzzles.sliding.metrics import METRICS
+from puzzledb.puzzles.sliding.rankings import DistinctTiles, RepeatedPieces
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_CELLS = 64  # a board's cells as the bits of one word (repeated pieces)
 
-# The kernels' data (see puzzledb.compiled).  Distinct tiles: the permutation rank of ranking.py;
-# repeated pieces: the multiset rank, with the unrank table of each class's combinations.
-PermutationTables = namedtuple("PermutationTables",
-                               "adjacent half_factorial parity_of_blank goal")
-MultisetTables = namedtuple("MultisetTables",
-                            "adjacent counts weights pools combinations full")
+# The bounds' data (see puzzledb.compiled); the numberings' and the metrics' are theirs.
 ManhattanTables = namedtuple("ManhattanTables", "puzzle costs")
 PatternTables = namedtuple("PatternTables", "puzzle abstract colours depths")
-RelabelTables = namedtuple("RelabelTables", "half_factorial parity_of_blank goal")
-# the multi-tile metric (multi_kernels.py): either rank family's data, `distinct` says which
-MultiTileTables = namedtuple("MultiTileTables", "adjacent half_factorial parity_of_blank counts "
-                             "weights distinct width")
-METRICS = ("single-tile", "multi-tile")
-# multi_kernels.PlaneJumpExpansion writes out the jumps along a column one by one: boards of
-# more rows go state by state (MultiTileExpansion)
-MAX_JUMPS = 3
 
 
-# The plane expansion (distinct_kernels.py) of distinct tiles splits the rank around the
-# reading window of each vertical move: a prefix block of at least PREFIX_MIN_BLOCK ranks
-# shares one rank change, else a suffix table of at most SUFFIX_MAX_TABLE entries gives it.
-# Repeated pieces: a rank table of 2^pool entries per class, pools of at most MAX_POOL cells.
-PREFIX_MIN_BLOCK = 60
-SUFFIX_MAX_TABLE = 1 << 22
-MAX_POOL = 20
-# move m = 2 * blank + (0 down, 1 up); kind 0 prefix, 1 suffix; suffix: (window start,
-# rotation to the right, entries, offset in the one table array) of each table
-FactoredPlan = namedtuple("FactoredPlan", "target start kind split block offset suffixes")
-
-
-class SlidingPuzzle(Puzzle):
+class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
     family = "sliding"
     kernels = "puzzledb.puzzles.sliding.kernels"
-    max_moves = 4
 
     def __init__(self, name, width, height, goal, metric="single-tile", description=""):
         self.name = name
         if metric not in METRICS:
             raise DefinitionError("metric", f"{metric!r}: single-tile (one piece a move) or "
                                   f"multi-tile (a run of pieces of a row or column a move)")
-        # multi-tile: the blank jumps to any cell of its row or column; a jump of k cells
-        # is k single-tile moves, so the reachable set and the ranks are the same
-        self.multi_tile = metric == "multi-tile"
-        self.max_moves = width + height - 2 if self.multi_tile else 4
         self.width = width
         self.height = height
         self.cells = width * height
@@ -99,153 +66,41 @@ class SlidingPuzzle(Puzzle):
         self.goal_blank = goal.index("0")
         self.counts = np.array([goal.count(s) for s in self.symbols], dtype=np.int64)
         self.adjacent = grid_adjacency(width, height)
-        self.distinct = bool(np.all(self.counts == 1))
-        # distinct tiles: half the orders of the tiles, for each blank cell; repeated pieces:
-        # every arrangement (swapping two equal pieces fixes any parity)
-        size = (self.cells * (factorial(self.cells - 1) // 2) if self.distinct else
-                factorial(self.cells) // prod(factorial(int(c)) for c in self.counts))
-        if size >= RANK_LIMIT and not self.distinct:
-            raise DefinitionError("goal", f"{width}x{height} with these pieces has {size:,} "
-                                  f"positions, too many to rank in 64 bits")
-        # distinct tiles beyond 64-bit ranks (the 24-puzzle): ranks stay Python integers for
-        # routes; no database or rank kernel, only the additive search (Puzzle.ranks_fit)
-        if self.distinct:
-            self.half_factorial = factorial(len(self.symbols) - 1) // 2
-            self.size = self.cells * self.half_factorial
-            goal_parity = permutation_parity(p for p in self.goal if p)
-            flips = (width - 1) & 1
-            self.parity_of_blank = np.array(
-                [goal_parity ^ (flips * (b // width - self.goal_blank // width) & 1)
-                 for b in range(self.cells)],
-                dtype=np.int64,
-            )
-        else:
-            self.weights, self.size = multiset_weights(self.counts)
+        # the two parts: every piece once is a permutation, pieces that repeat a multiset
+        distinct = bool(np.all(self.counts == 1))
+        self.ranking = (DistinctTiles if distinct else RepeatedPieces)(self)
+        self.metric = METRICS[metric](self.ranking, width, height)
+        self.size = self.ranking.size
+        self.max_moves = self.metric.max_moves
         self.description = description or (
             f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}"
-            f"{', multi-tile moves' if self.multi_tile else ''}")
+            f"{self.metric.suffix}")
 
     @property
     def work_size(self):
-        # distinct tiles: the board, per tile three numbers that let the next rank in order
-        # be decoded from where this one differs (permutation_unrank_after) and its Lehmer
-        # digit, from which a vertical move's rank is computed (kernels._vertical)
-        if self.multi_tile and not self.distinct:
-            return self.cells
-        return 5 * self.cells - 4 if self.distinct else 2 * self.counts.size
+        return self.metric.work_size
 
     def definition(self):
-        definition = {
+        return {
             "family": "sliding",
             "width": self.width,
             "height": self.height,
             "goal": self.format(self.goal),
-            "ranking": "permutation-parity/1" if self.distinct else "multiset/1",
+            "ranking": self.ranking.ranking_id,
+            **self.metric.definition(),
         }
-        if self.multi_tile:  # stored only then: single-tile layers keep their hash
-            definition["metric"] = "multi-tile"
-        return definition
 
     def make_tables(self):
-        if self.multi_tile:
-            weights = np.zeros(1, np.int64) if self.distinct else self.weights
-            return MultiTileTables(
-                self.adjacent, np.int64(self.half_factorial if self.distinct else 0),
-                self.parity_of_blank if self.distinct else np.zeros(1, np.int64),
-                self.counts, np.asarray(weights, dtype=np.int64), np.int64(self.distinct),
-                np.int64(self.width))
-        if self.distinct:
-            return PermutationTables(self.adjacent, np.int64(self.half_factorial),
-                                     self.parity_of_blank, self.goal)
-        return self.multiset_tables()
+        return self.metric.tables()
 
-    def multiset_tables(self):
-        """The MultisetTables of repeated pieces (the single-tile kernels' tables, and the
-        pool kernels' base in either metric)."""
-        k = self.counts.size
-        pools = np.array([self.cells - self.counts[0] - self.counts[1:c].sum()
-                          for c in range(k)], dtype=np.int64)
-        masks = [combination_masks(pools[c], self.counts[c]) for c in range(1, k - 1)]
-        combinations = np.zeros((k, max([m.size for m in masks], default=1)), np.uint64)
-        for c, table in enumerate(masks, 1):
-            combinations[c, : table.size] = table
-        return MultisetTables(self.adjacent, self.counts, self.weights, pools, combinations,
-                              np.uint64((1 << self.cells) - 1))
-
-    # -- the layer expansion: whole planes of the engine's two-bit array --------------------
-    #
-    # Both rank families put the blank's cell first, so the states with the blank in cell b
-    # are one plane of consecutive ranks, and a horizontal move keeps the rest of the rank:
-    # a whole word of states moves to the next plane at once.  See plane_kernels.py.
-
+    # Both numberings put the blank's cell first, so the states with the blank in cell b are
+    # one plane of consecutive ranks, and a horizontal move keeps the rest of the rank: a
+    # whole word of states moves to the next plane at once.  See plane_kernels.py.
     def layer_expansion(self):
-        """The plane kernels; multi-tile moves: multi_kernels.PlaneJumpExpansion (the plane
-        kernels' trackers, one per cell of a jump along the column), or MultiTileExpansion
-        (state by state) without plane tables or past MAX_JUMPS + 1 rows; None for a
-        single-tile board whose tables would be too large (the engine then expands state by
-        state)."""
-        kernels = self.compiled
-        if self.plane_jumps:
-            return kernels.multi_kernels.PlaneJumpExpansion(kernels.plane_expansion(self), self)
-        if self.multi_tile:
-            return kernels.multi_kernels.MultiTileExpansion(self)
-        if self.plane_plan is None:
-            return None
-        return kernels.plane_expansion(self)
-
-    @property
-    def plane_jumps(self):
-        """Whether the multi-tile expansion goes through the plane tables (PlaneJumpExpansion):
-        it writes out at most MAX_JUMPS jumps along a column."""
-        return (self.multi_tile and self.plane_plan is not None
-                and self.height - 1 <= MAX_JUMPS)
+        return self.metric.layer_expansion(self)
 
     def expansion_bytes(self):
-        plan = self.plane_plan
-        if plan is None or (self.multi_tile and not self.plane_jumps):
-            return 0
-        return (8 * sum(entries for _, _, entries, _ in plan.suffixes) if self.distinct else
-                4 * sum(1 << p for p in plan))
-
-    @cached_property
-    def plane_plan(self):
-        """Distinct tiles: a FactoredPlan; repeated pieces: the pool of each class 1..K-2 (one
-        rank table each); None when a table would be too large."""
-        if not self.distinct:
-            k = self.counts.size
-            pools = [self.cells - int(self.counts[0]) - int(self.counts[1:c].sum())
-                     for c in range(1, k - 1)]
-            return None if any(p > MAX_POOL for p in pools) else pools
-        n, w = self.cells - 1, self.width
-        moves = 2 * self.cells
-        target, start, kind, split, offset = ([-1] * moves, [0] * moves, [0] * moves,
-                                              [0] * moves, [0] * moves)
-        block = [1] * moves
-        suffixes = {}
-        at = 0
-        for b in range(self.cells):
-            # down: the tile below moves up, the window [b, b + w) of reading positions
-            # turns right; up: the window [b - w, b) turns left
-            for d, (to, a) in enumerate(((b + w, b), (b - w, b - w))):
-                if not 0 <= to < self.cells:
-                    continue
-                m = 2 * b + d
-                target[m], start[m] = to, a
-                prefix = factorial(n - a - w) // 2 if n - a - w >= 2 else 0
-                if prefix >= PREFIX_MIN_BLOCK or factorial(n - a) > SUFFIX_MAX_TABLE:
-                    if prefix < 1:
-                        return None
-                    kind[m], split[m], block[m] = 0, a + w, prefix
-                    continue
-                kind[m], split[m], block[m] = 1, a, factorial(n - a) // 2
-                key = (a, d == 0)
-                if key not in suffixes:
-                    suffixes[key] = (a, d == 0, factorial(n - a), at)
-                    at += factorial(n - a)
-                offset[m] = suffixes[key][3]
-        arrays = (np.array(v, dtype=np.int64) for v in (target, start, kind, split, block,
-                                                       offset))
-        return FactoredPlan(*arrays, tuple(suffixes.values()))
+        return self.metric.expansion_bytes()
 
     # -- boards --------------------------------------------------------------------------
     def parse(self, text):
@@ -271,10 +126,7 @@ class SlidingPuzzle(Puzzle):
     def reachable(self, board):
         """Whether the goal reaches the board: always with repeated pieces; with distinct
         tiles when its permutation parity is the one its blank's row calls for."""
-        if not self.distinct:
-            return True
-        blank = int(np.flatnonzero(board == 0)[0])
-        return permutation_parity(p for p in board if p) == self.parity_of_blank[blank]
+        return self.ranking.reachable(board)
 
     def format(self, board):
         return format_rows([self.symbols[p] for p in board], self.width)
@@ -292,33 +144,20 @@ class SlidingPuzzle(Puzzle):
     # One board is ranked and decoded in plain Python (ranking.py), without the kernels:
     # a job that decodes a few boards then never loads numba.
     def rank(self, board):
-        if self.distinct:
-            return rank_permutation(board)
-        return rank_multiset(board, self.counts)
+        return self.ranking.rank(board)
 
     def unrank(self, rank, level=0):
         self.check_rank(rank, level)
-        if self.distinct:
-            board = unrank_permutation(int(rank), self.parity_of_blank)
-        else:
-            board = unrank_multiset(int(rank), self.counts)
-        return np.array(board, dtype=np.int64)
+        return self.ranking.unrank(rank)
 
-    # -- capabilities ----------------------------------------------------------------------
+    # -- capabilities: the metric's and the numbering's; none for ranks beyond 64 bits,
+    # which no engine searches and the compiled bounds cannot read --------------------------
     def move_parity(self, ranks):
-        """Every move takes the blank to a neighbouring cell, so the chessboard colour of the
-        blank's cell (the rank's leading digit) flips with every move.  Multi-tile moves:
-        none (a jump of two cells keeps the colour)."""
-        if self.multi_tile or not self.ranks_fit:  # no engine searches such a puzzle
-            return None
-        blank = np.asarray(ranks, dtype=np.int64) // self.parity_run()
-        return (blank // self.width + blank % self.width) & 1
+        """Single-tile: the blank's chessboard colour (metrics.SingleTile)."""
+        return self.metric.move_parity(ranks) if self.ranks_fit else None
 
     def parity_run(self):
-        """The plane of one blank cell: its ranks are consecutive, its parity the same."""
-        if self.multi_tile or not self.ranks_fit:
-            return None
-        return self.half_factorial if self.distinct else int(self.weights[0])
+        return self.metric.parity_run() if self.ranks_fit else None
 
     def symmetries(self):
         """The rectangle's symmetries (the square's eight) that map the goal onto itself,
@@ -334,33 +173,21 @@ class SlidingPuzzle(Puzzle):
         perms = np.array([tuple(range(self.cells)), *self.symmetries()], dtype=np.int64)
         return self.compiled.canonical(ranks, perms, self.tables())
 
-    # Multi-tile moves take a piece several cells at once: Manhattan distance and the
-    # single-tile pattern databases are no lower bounds for them.
     def heuristics(self):
-        if self.multi_tile or not self.ranks_fit:  # the compiled bounds read int64 ranks
-            return {}
-        return {"manhattan": lambda: self.compiled.manhattan_bound(self)}
+        """Single-tile: Manhattan distance (metrics.SingleTile)."""
+        return self.metric.heuristics(self) if self.ranks_fit else {}
 
     def pattern_bound(self, abstract, depths):
-        if self.multi_tile:
-            return super().pattern_bound(abstract, depths)
-        return self.compiled.pattern_bound(self, abstract, self.colouring(abstract), depths)
+        return self.metric.pattern_bound(self, abstract, depths)
 
     def query_sets(self):
-        """Distinct tiles: 'blank-at-goal', every position with the blank where the goal has
-        it, one block of ranks because the blank's cell is the rank's leading digit."""
-        if not self.distinct or not self.ranks_fit:
-            return {}
-        block = self.half_factorial
-        return {"blank-at-goal": lambda: np.arange(self.goal_blank * block,
-                                                  (self.goal_blank + 1) * block,
-                                                  dtype=np.uint64)}
+        """Distinct tiles: 'blank-at-goal' (rankings.DistinctTiles)."""
+        return self.ranking.query_sets() if self.ranks_fit else {}
 
     def relabelling(self):
-        """Distinct tiles: the tile renaming that meet-in-the-middle matching exploits (see
-        SlidingRelabelling); None for pieces that repeat."""
-        return (SlidingRelabelling(self) if self.distinct and not self.multi_tile
-                and self.ranks_fit else None)
+        """Distinct tiles, single-tile: the tile renaming that meet-in-the-middle matching
+        exploits (rankings.SlidingRelabelling)."""
+        return self.metric.relabelling(self) if self.ranks_fit else None
 
     def additive_partitions(self):
         """The named partitions of the board's shape (partitions.NAMED_PARTITIONS: the
@@ -382,9 +209,7 @@ class SlidingPuzzle(Puzzle):
 
     def goal_frame(self, goal):
         """Distinct tiles: a GoalFrame towards `goal`, the same tiles in another order."""
-        if not self.distinct:
-            raise PuzzleError(f"{self.name}: --goal needs distinct tiles")
-        return GoalFrame(self, goal)
+        return self.ranking.goal_frame(self, goal)
 
     # -- Manhattan distance and pattern databases --------------------------------------------
     #
@@ -454,23 +279,3 @@ def decimal_symbols(text, cells):
     if len(tokens) == cells and all(t.isdecimal() and int(t) < len(SYMBOLS) for t in tokens):
         return "".join(SYMBOLS[int(t)] for t in tokens)
     return None
-
-
-class SlidingRelabelling:
-    """Tile renaming for query/matching.py.  Moves depend only on where the blank is, so renaming
-    the tiles maps paths to paths: a query q with its blank where the goal has it is the goal
-    renamed by s (s(goal[i]) = q[i]), and the states j moves from q are the goal's layer j
-    renamed by s.  s is even (q and the goal have the same blank cell, hence the same
-    parity), so renamed states stay reachable.  The key of such a query is its own rank;
-    compiled.relabel(rank, key, tables) renames a state by the query `key`."""
-
-    def __init__(self, puzzle):
-        puzzle.compiled  # the relabel kernel is registered before its tables reach numba
-        self.goal_blank = puzzle.goal_blank
-        self.block = puzzle.half_factorial
-        self.tables = RelabelTables(np.int64(puzzle.half_factorial), puzzle.parity_of_blank,
-                                    puzzle.goal)
-
-    def keys(self, ranks):
-        ranks = np.asarray(ranks, dtype=np.int64)
-        return np.where(ranks // self.block == self.goal_blank, ranks, -1)

@@ -1,0 +1,122 @@
+"""The two searches of the in-memory engine (in_memory.py), each the state of a whole search
+between depths: an ungraded puzzle's on two bits per state of its rank space (twobit.py), a
+graded puzzle's on one bitset for the current level and one for the next (bitset.py).
+
+Both answer the engine the same way: start(goals) or reload(store, last) makes a layer
+current, expand(depth) finds the next one (its number of states), advance() makes it
+current, and current() reads its ranks out, ascending.  Only the two-bit search holds the
+whole space, so only it can be sampled, checkpointed and resumed from a checkpoint (the
+counts and distances sinks, sinks.py, ask for that).
+"""
+
+import numpy as np
+
+from puzzledb.bfs import bitset, checkpoint, twobit
+
+
+class TwoBitSearch:
+    """An ungraded puzzle's search: every state UNSEEN, OLD, CUR or NEXT (twobit.py)."""
+
+    def __init__(self, puzzle):
+        self.state = twobit.StateArray(puzzle.size)
+        self.expansion = puzzle.layer_expansion() or twobit.NeighboursExpansion(puzzle)
+
+    def warm_up(self):
+        twobit.warm_up()
+        self.expansion.expand(self.state, 0)  # no state is CUR yet: loads, expands nothing
+
+    def start(self, goals):
+        self.state.mark_current(goals)
+
+    def reload(self, store, last):
+        """Resume after layer `last` on disk: layers 0..last-1 OLD, layer last CUR."""
+        for depth in range(last + 1):
+            mark = self.state.mark_current if depth == last else self.state.mark_old
+            with store.open_layer(depth) as layer:
+                for block in layer.iter_chunks():
+                    mark(block)
+
+    def expand(self, depth):
+        """Layer depth + 1 from layer depth: its number of states."""
+        return self.expansion.expand(self.state, depth)
+
+    def advance(self):
+        """Make the layer just expanded current (NEXT -> CUR, CUR -> OLD)."""
+        self.state.relabel()
+
+    def current(self):
+        """The current layer's ranks, ascending (arrays of one reused buffer: use each before
+        asking for the next)."""
+        return self.state.current_ranks()
+
+    def pick(self, depth, count, most):
+        """The current layer's ranks (`count` of them) when it holds at most `most`, else
+        `most` drawn at random (reproducibly: the depth seeds the draw)."""
+        if count <= most:
+            return np.concatenate([np.empty(0, np.uint64), *(
+                block.copy() for block in self.state.current_ranks())])
+        positions = np.random.default_rng(depth).choice(count, size=most, replace=False)
+        return self.state.pick_current(np.sort(positions))
+
+    def checkpoint(self, directory, puzzle, depth, infos, samples, store):
+        """Save the search after layer `depth` for `store` (checkpoint.py); the file's size
+        in bytes."""
+        return checkpoint.write(directory, puzzle, depth, infos, samples, self.state.words,
+                                store)
+
+    def resume(self, directory, header):
+        """Load the checkpoint whose header is given; the samples it holds, layer by
+        layer."""
+        samples = checkpoint.read(directory, header, self.state.words)
+        self.state.restore()
+        return samples
+
+
+class GradedSearch:
+    """A graded puzzle's search: layer d + 1 is level d + 1, so no state is seen twice and
+    two bitsets (this level, the next) hold the search."""
+
+    def __init__(self, puzzle):
+        self.puzzle = puzzle
+        self.tables = puzzle.tables()
+        self.max_moves = max(puzzle.max_moves, 1)
+        self.work_size = max(puzzle.work_size, 1)
+        self.current_bits = None
+        self.following = None
+
+    def warm_up(self):
+        bitset.warm_up()
+        empty = bitset.new_bitset(1)
+        self._step(empty, empty, 0)  # compiles or loads, expands nothing
+
+    def _step(self, current, following, depth):
+        bitset.expand(current, following, np.int64(depth), self.tables, self.max_moves,
+                      self.work_size)
+
+    def start(self, goals):
+        self.current_bits = bitset.new_bitset(self.puzzle.level_size(0))
+        bitset.set_ranks(self.current_bits, goals, 0)
+
+    def reload(self, store, last):
+        """Resume after layer `last` on disk: only it is needed."""
+        self.current_bits = bitset.new_bitset(self.puzzle.level_size(last))
+        with store.open_layer(last) as layer:
+            for block in layer.iter_chunks():
+                bitset.set_ranks(self.current_bits, block, 0)
+
+    def expand(self, depth):
+        size = self.puzzle.level_size(depth + 1)
+        if size == 0:
+            return 0
+        if self.following is None or self.following.size != bitset.words_for(size):
+            self.following = bitset.new_bitset(size)
+        else:
+            self.following[:] = 0
+        self._step(self.current_bits, self.following, depth)
+        return int(bitset.count(self.following))
+
+    def advance(self):
+        self.current_bits, self.following = self.following, self.current_bits
+
+    def current(self):
+        return bitset.iter_ranks(self.current_bits)

@@ -184,8 +184,11 @@ def check_size(layout, sets, moves):
     """DefinitionError (one line) for a rank space, a factor or tables this layout cannot
     hold."""
     if layout.size >= MAX_RANKS:
-        raise DefinitionError("file", f"{layout.size:,} ranks: 2^63 or more, beyond the "
-                                      f"64-bit ranks of the engines and the store")
+        digits = len(str(layout.size)) - 1
+        size = (f"{layout.size:,}" if digits < 24 else
+                f"about {layout.size / 10 ** (digits - 3) / 1000:.2f} x 10^{digits}")
+        raise DefinitionError("file", f"{size} ranks: 2^63 or more, beyond the 64-bit ranks "
+                                      f"of the engines and the store")
     tables = layout.table_bytes(moves)
     if tables > 2 * MAX_TABLE_BYTES:
         raise DefinitionError("file", f"move tables of {tables >> 20:,} MiB: more than "

@@ -178,6 +178,7 @@ def test_solve_prints_an_optimal_solution_in_the_definitions_move_names(tmp_path
         puzzle.format(puzzle.goal)
 
 
+@pytest.mark.slow  # 40 s: the 2x2x2 by both engines
 def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     from puzzledb.bfs import select
 

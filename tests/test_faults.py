@@ -414,6 +414,7 @@ def run_again_under_the_shim(request, tmp_path):
     started = time.perf_counter()
     ran = subprocess.run([sys.executable, "-m", "pytest", request.node.nodeid, "-q", "-s",
                           "-m", "slow or not slow",  # whichever tier this test is in
+                          "-n", "0",  # in this process: its output read here
                           "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'pytest'}"],
                          cwd=Path(__file__).parent.parent, env=env, capture_output=True,
                          text=True)

@@ -64,13 +64,14 @@ class PieceSet:
         return sources, twists
 
 
-def write(name, title, sets, moves, comment):
+def write(name, title, sets, moves, comment, solved=None):
     lines = [f"# {line}" for line in comment.strip().splitlines()]
     lines += [f"# written by benchmarks/permutation_examples.py", f"Name {title}", ""]
     lines += [f"Set {s.name} {len(s.positions)} {s.orientations}" for s in sets]
     lines += ["", "Solved"]  # the identity (twsearch needs the block; puzzledb defaults it)
     for s in sets:
-        lines += [s.name, " ".join(str(i + 1) for i in range(len(s.positions)))]
+        lines += (solved or {}).get(s.name) or \
+            [s.name, " ".join(str(i + 1) for i in range(len(s.positions)))]
     lines.append("End")
     for move_name, axis, degrees, inside in moves:
         lines += ["", f"Move {move_name}"]
@@ -92,6 +93,16 @@ def cube_corners():
     return PieceSet("CORNERS", slots, normals)
 
 
+def cube_edges():
+    """The twelve edges of a cube: U/D stickers the reference, then F/B for the middle
+    layer (the usual edge orientation: a face turn of F or B flips them)."""
+    slots = [(0, 1, 1), (1, 1, 0), (0, 1, -1), (-1, 1, 0), (0, -1, 1), (1, -1, 0),
+             (0, -1, -1), (-1, -1, 0), (1, 0, 1), (1, 0, -1), (-1, 0, -1), (-1, 0, 1)]
+    normals = [[tuple(v if i == axis else 0 for i, v in enumerate(p))
+                for axis in (1, 2, 0) if p[axis]] for p in slots]
+    return PieceSet("EDGES", slots, normals)
+
+
 FACES = {"U": (0, 1, 0), "D": (0, -1, 0), "R": (1, 0, 0), "L": (-1, 0, 0),
          "F": (0, 0, 1), "B": (0, 0, -1)}
 
@@ -101,6 +112,11 @@ def face_turn(face):
     return face, n, -90, lambda p: np.dot(p, n) > 0.5
 
 
+def rotation_of(name, face):
+    """A turn of the whole cube (a rotation: no generator), as the face turn's."""
+    return name, np.array(FACES[face], float), -90, lambda p: True
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     write("2x2x2", "2x2x2-DBL-fixed", [cube_corners()],
@@ -108,9 +124,21 @@ def main():
           """The 2x2x2 cube, turning U, R and F only (the DBL corner stays put): slots UFL
 UFR UBR UBL DFL DFR DBR DBL.  3,674,160 positions; 11 moves deep in HTM, 14 in QTM.""")
     write("corners", "3x3x3-corners", [cube_corners()],
-          [face_turn(f) for f in "UDRLFB"],
+          [face_turn(f) for f in "UDRLFB"] + [rotation_of(r, f) for r, f in zip("xyz", "RUF")],
           """The eight corners of the 3x3x3 under all six face turns (slots UFL UFR UBR UBL
-DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.""")
+DFL DFR DBR DBL): 8! * 3^7 = 88,179,840 positions.  The same as the 2x2x2 turned by all
+six faces; x, y, z turn the whole cube as R, U, F turn their face (rotations: no
+generators, for boards and goals).""")
+
+    block = {"CORNERS": ["CORNERS", "3 3 3 3 1 3 3 2", "? ? ? ? 0 ? ? 0"],
+             "EDGES": ["EDGES", "6 6 6 6 1 6 2 3 6 6 4 5", "? ? ? ? 0 ? 0 0 ? ? 0 0"]}
+    write("2x2x3", "3x3x3-2x2x3-block", [cube_corners(), cube_edges()],
+          [face_turn(f) for f in "UDRLFB"],
+          """The 2x2x3 block of the 3x3x3 (slots: corners UFL UFR UBR UBL DFL DFR DBR DBL,
+edges UF UR UB UL DF DR DB DL FR BR BL FL): the block's two corners DFL and DBL and five
+edges DF DB DL BL FL are told apart, every other piece is identical to the others of its
+kind with its twist not counted (?).  8 x 7 x 3^2 x 12!/7! x 2^5 = 1,532,805,120
+positions (cubing/twips #114).""", solved=block)
 
     tetra = [np.array(v, float) for v in [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)]]
     names = "URLB"  # the pyraminx's vertices

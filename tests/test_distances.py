@@ -240,8 +240,9 @@ def defined():
     ("eight", 4),  # sliding, distinct tiles: the plane kernels, by colour
     ("domino-3x4", 4),  # the domino family: the generic step, by colour
     ("flipit-square", 3),  # no colouring: the generic step, the cycle of three codes
-    ("eight-multi", 3),  # multi-tile: forward and backward kernels
-    ("cube2", 3),  # a permutation puzzle: its rows, forward then backward
+    # 45 to 50 s each, mostly compiling their kernels for the cycle of three codes
+    pytest.param("eight-multi", 3, marks=pytest.mark.slow),  # multi-tile: both directions
+    pytest.param("cube2", 3, marks=pytest.mark.slow),  # permutation rows, both directions
 ])
 def test_every_family_of_the_in_memory_engine_keeps_every_states_depth(
         defined, tmp_path, name, modulus):

@@ -47,12 +47,14 @@ def documents():
 def names_in(text):
     """The names of files in a text: a path or a bare file name with a source or document
     kind, not a URL, a pattern (<puzzle>, {depth}, *) or a path outside the checkout.  A
-    bare definition file name (`3p1.tws`) is a sample of twsearch's checkout, which the
-    benchmarks read and the project never holds: one of ours is named by its path
-    (`examples/2x2x2.tws`)."""
+    bare definition file name (`3p1.tws`) or one under `samples/` is a sample of twsearch's
+    checkout, which the benchmarks read and the project never holds: one of ours is named
+    by its path (`examples/2x2x2.tws`)."""
     return {name for name in NAME.findall(text)
             if not name.startswith(".") and not PLACEHOLDERS.search(name)
-            and not (name.endswith(".tws") and "/" not in name)} - USERS_FILES
+            and not (name.endswith(".tws") and ("/" not in name
+                                                 or name.startswith("samples/")))
+            } - USERS_FILES
 
 
 def exists(name, files):
@@ -65,7 +67,7 @@ def test_the_name_finder_sees_paths_and_file_names_but_not_patterns_or_urls():
     text = ("see `bfs/frontier/plan.py` and twobit.py, the README.md; not "
             "results/<puzzle>/layers/depth_NNN.h5, https://example.org/x/y.py, ~/.cache/z.py "
             "or {name}.yaml, x_{d}_DDD.tsv; puzzledb.bfs.select is a module, st.md[0] a "
-            "field")
+            "field; twsearch's 3p1.tws and samples/main/ufo.tws are not ours")
     assert names_in(text) == {"bfs/frontier/plan.py", "twobit.py", "README.md"}
 
 

@@ -413,6 +413,7 @@ def run_again_under_the_shim(request, tmp_path):
                NUMBA_THREADING_LAYER="workqueue")
     started = time.perf_counter()
     ran = subprocess.run([sys.executable, "-m", "pytest", request.node.nodeid, "-q", "-s",
+                          "-m", "slow or not slow",  # whichever tier this test is in
                           "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'pytest'}"],
                          cwd=Path(__file__).parent.parent, env=env, capture_output=True,
                          text=True)

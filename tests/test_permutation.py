@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
+from plain_permutation import bfs_plain, board_text
 from puzzledb.bfs import in_memory
 from puzzledb.config import check_config
 from puzzledb.errors import BoardError, ConfigError
@@ -67,78 +68,6 @@ End
 CUBE2_RU = (EXAMPLES / "2x2x2.tws").read_text().split("Move F")[0]
 
 
-# --- an independent reading of the format, and a BFS over sets ---------------------------
-
-
-def read_plain(text):
-    """(sets [(name, size, orientations)], solved state, moves [(perm, twist) per set])."""
-    sets, moves, solved, block, current = [], [], {}, None, None
-    lines = [ln.split("#")[0].split() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
-    i = 0
-    while i < len(lines):
-        words = lines[i]
-        if words[0] == "Set":
-            sets.append((words[1], int(words[2]), int(words[3])))
-        elif words[0] in ("Solved", "Move"):
-            block = {}
-            i += 1
-            while lines[i][0] != "End":
-                name = lines[i][0]
-                perm = [int(x) for x in lines[i + 1]]
-                i += 2
-                twist = [0] * len(perm)
-                if i < len(lines) and lines[i][0].isdigit():
-                    twist = [int(x) for x in lines[i]]
-                    i += 1
-                block[name] = (perm, twist)
-            if words[0] == "Solved":
-                solved = block
-            else:
-                moves.append(block)
-        i += 1
-    start = tuple((tuple(solved[n][0]) if n in solved else tuple(range(1, size + 1)),
-                   tuple(solved[n][1]) if n in solved else (0,) * size)
-                  for n, size, _ in sets)
-    return sets, start, moves
-
-
-def apply_plain(state, move, sets):
-    out = []
-    for (labels, oris), (name, size, k) in zip(state, sets):
-        perm, twist = move[name]
-        out.append((tuple(labels[perm[i] - 1] for i in range(size)),
-                    tuple((oris[perm[i] - 1] + twist[perm[i] - 1]) % k for i in range(size))))
-    return tuple(out)
-
-
-def bfs_plain(text, metric):
-    """The layers, as sets of states, by the moves' cycles through each state: every state
-    on the cycle (htm) or its two ends (qtm)."""
-    sets, start, moves = read_plain(text)
-    seen, layer, layers = {start}, {start}, [{start}]
-    while layer:
-        following = set()
-        for state in layer:
-            for move in moves:
-                cycle = [apply_plain(state, move, sets)]
-                while cycle[-1] != state:
-                    cycle.append(apply_plain(cycle[-1], move, sets))
-                near = cycle[:-1] if metric == "htm" else [cycle[0], cycle[-2]]
-                following.update(s for s in near if s not in seen)
-        seen |= following
-        layer = following
-        if layer:
-            layers.append(layer)
-    return sets, layers
-
-
-def board_text(state, sets):
-    return " | ".join(f"{name} " + " ".join(map(str, labels)) +
-                      (" / " + " ".join(map(str, oris)) if k > 1 else "")
-                      for (labels, oris), (name, _, k) in zip(state, sets))
-
-
 def engine_layers(puzzle, directory):
     numba.set_num_threads(2)
     in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
@@ -152,7 +81,7 @@ def build_into(tmp_path, puzzle):
 @pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU], ids=["toy", "identical", "RU"])
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):
-    sets, expected = bfs_plain(text, metric)
+    sets, expected, _ = bfs_plain(text, metric)
     puzzle = PermutationPuzzle(f"p-{metric}", text=text, metric=metric)
     layers = build_into(tmp_path, puzzle)
     assert [len(x) for x in layers] == [len(x) for x in expected]
@@ -212,13 +141,12 @@ def test_a_board_is_a_move_sequence_or_the_pieces_set_by_set():
 
 
 @pytest.mark.parametrize("text, line, message", [
-    (TOY + "Illegal\n", 18, "'Illegal' is not supported"),
+    (TOY + "Frobnicate 3\n", 18, "'Frobnicate' is not a keyword of the format"),
     (TOY.replace("2 1 3 4", "2 2 3 4"), 6, "is not a permutation of 1..4"),
     (TOY.replace("1 1 0 0", "1 2 0 0"), 7, "orientation 2 out of range for set A"),
-    (TOY.replace("B\n1 2 3\n", ""), 11, "move Y does not give set B"),
-    ("Set A 3 1\nSolved\nA\n1 4 2\nEnd\nMove X\nA\n2 1 3\nEnd\n", 4,
-     "piece 4 of set A out of range"),
-    (TOY.replace("Move Y", "MoveSequence Y"), 11, "'MoveSequence' is not supported"),
+    (TOY.replace("1 1 0 0", "1 ? 0 0"), 7, "'?' is not a number (a ? stands only in Solved"),
+    (TOY + "MoveSequence Z X Q\n", 18, "MoveSequence Z: 'Q' is not a move"),
+    (TOY + "Illegal A 5 1\n", 18, "Illegal: slot 5 out of range for set A (1..4)"),
 ])
 def test_a_bad_definition_is_one_line_naming_the_file_and_line(tmp_path, text, line, message):
     path = tmp_path / "bad.tws"
@@ -250,6 +178,7 @@ def test_solve_prints_an_optimal_solution_in_the_definitions_move_names(tmp_path
         puzzle.format(puzzle.goal)
 
 
+@pytest.mark.slow  # 40 s: the 2x2x2 by both engines
 def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     from puzzledb.bfs import select
 
@@ -271,3 +200,117 @@ def test_the_definition_hash_follows_the_moves_not_the_comments_and_names_the_pu
     assert a.definition_hash() == PermutationPuzzle("a", text="# more\n" + text).definition_hash()
     assert a.definition_hash() != PermutationPuzzle("b", text=text).definition_hash()
     assert a.definition_hash() != PermutationPuzzle("a", text=text, metric="qtm").definition_hash()
+
+
+def pyraminx():
+    return (EXAMPLES / "pyraminx.tws").read_text()  # its edges: even permutations
+
+
+@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, pyraminx()],
+                         ids=["toy", "identical", "RU", "pyraminx"])
+def test_components_past_the_table_limit_are_moved_by_compiled_ranks(tmp_path, text,
+                                                                     monkeypatch):
+    from puzzledb.puzzles.permutation import layout
+
+    tabled = PermutationPuzzle("tabled", text=text)
+    monkeypatch.setattr(layout, "TABLE_MAX", 1)  # every component of more than 1 value
+    puzzle = PermutationPuzzle("compiled", text=text)
+    assert puzzle.layout.compiled and puzzle.size == tabled.size
+    if puzzle.size < 10 ** 6:
+        _, expected, _ = bfs_plain(text, "htm")
+        layers = build_into(tmp_path, puzzle)
+        assert [x.size for x in layers] == [len(x) for x in expected]
+    ranks = np.random.default_rng(2).integers(0, puzzle.size, 50).tolist()
+    for rank in ranks:
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        assert sorted(tabled.rank(puzzle.unrank(n)) for n in puzzle.neighbours(rank)) == \
+            sorted(tabled.neighbours(tabled.rank(board)))
+
+
+def test_neighbours_after_keeps_the_high_blocks_it_decoded_for_the_rank_before(monkeypatch):
+    from puzzledb.puzzles.permutation import layout
+
+    monkeypatch.setattr(layout, "TABLE_MAX", 3000)
+    puzzle = PermutationPuzzle("corners", file=str(EXAMPLES / "corners.tws"))
+    assert [c.count for c in puzzle.layout.compiled] == [40320]  # the most significant
+    tables = puzzle.tables()
+    # ranks of a few rows of 3^7 twists: most share the arrangement with the rank before
+    ranks = np.sort(np.random.default_rng(3).integers(0, 2187 * 20, 2000))
+    work = np.empty(puzzle.work_size, np.int64)
+    out, after = np.empty(puzzle.max_moves, np.int64), np.empty(puzzle.max_moves, np.int64)
+    prev = -1
+    for rank in ranks.tolist():
+        n = kernels.neighbours_after(rank, prev, 0, after, work, tables)
+        assert after[:n].tolist() == puzzle.neighbours(rank)
+        prev = rank
+
+
+# Eight distinct pieces turned by one 8-cycle: a group of 8 in a rank space of 8!.
+CYCLE = "Set S 8 1\nMove C\nS\n2 3 4 5 6 7 8 1\nEnd\n"
+
+
+def test_the_group_order_bounds_the_reachable_set():
+    assert PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws")).reachable_bound() is None
+    assert PermutationPuzzle("ru", text=CUBE2_RU).reachable_bound() == 29_160
+    assert PermutationPuzzle("cycle", text=CYCLE).reachable_bound() == 8
+
+
+def test_a_sparse_rank_space_past_the_budget_goes_to_the_frontier_search(tmp_path):
+    from puzzledb.bfs import select
+
+    puzzle = PermutationPuzzle("cycle", text=CYCLE)
+    assert "the rank space is 5,040.0 times that" in dict(puzzle.info_lines())["reachable"]
+    plan = select.choose(puzzle, memory_mb=1)
+    assert plan.mode == select.FRONTIER and plan.depth_limit is None
+    dense = select.choose(PermutationPuzzle("ru", text=CUBE2_RU), memory_mb=1)
+    assert dense.mode == select.IN_MEMORY  # 6 ranks a state: two bits each hold less
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", plan, threads=2,
+                 job_states=4096, progress=False, log=lambda m: None)
+    counts = [open_layer_file(p).count for p in sorted((tmp_path / "layers").glob("depth_*.h5"))]
+    assert counts == [1, 7]  # every power of C is one move (htm)
+
+
+# Eight distinct pieces: a 5-cycle and a swap (every permutation), and three 3-cycles
+# (even ones only), for the split of a large permutation (layout.py, split.py).
+EIGHT = "Set S 8 1\nMove A\nS\n2 3 4 5 1 6 7 8\nEnd\nMove B\nS\n1 2 3 4 6 7 8 5\nEnd\n"
+EVEN = ("Set S 8 1\nMove A\nS\n2 3 1 4 5 6 7 8\nEnd\nMove B\nS\n1 2 4 5 3 6 7 8\nEnd\n"
+        "Move C\nS\n1 2 3 4 6 7 5 8\nEnd\nMove D\nS\n1 2 3 4 5 7 8 6\nEnd\n")
+
+
+@pytest.mark.parametrize("text", [EIGHT, EVEN], ids=["perm", "even"])
+def test_a_permutation_too_large_for_a_table_is_split_into_rows(tmp_path, text, monkeypatch):
+    from puzzledb.puzzles.permutation import layout, split
+
+    tabled = PermutationPuzzle("tabled", text=text)
+    monkeypatch.setattr(layout, "TABLE_MAX", 10_000)  # 8! past it, 8!/6! not
+    puzzle = PermutationPuzzle("split", text=text)
+    assert puzzle.layout.split is not None and puzzle.layout.lo_size in (720, 360)
+    for rank in np.random.default_rng(4).integers(0, puzzle.size, 300).tolist():
+        board = puzzle.unrank(rank)
+        assert puzzle.rank(board) == rank
+        assert sorted(tabled.rank(puzzle.unrank(n)) for n in puzzle.neighbours(rank)) == \
+            sorted(tabled.neighbours(tabled.rank(board)))
+    c = puzzle.layout.split
+    moves = layout.metric_moves(puzzle.spec, puzzle.moves)
+    compiled, reference = split.high_table(c, moves), split.high_table_reference(c, moves)
+    assert all(np.array_equal(a, b) for a, b in zip(compiled, reference))
+    layers = build_into(tmp_path / "split", puzzle)
+    expected = build_into(tmp_path / "tabled", tabled)
+    assert [x.size for x in layers] == [x.size for x in expected]
+    for a, b in zip(layers[-3:], expected[-3:]):
+        assert sorted(puzzle.decode(r) for r in a) == sorted(tabled.decode(r) for r in b)
+
+
+def test_a_counts_only_build_keeps_the_table_of_the_layers(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("puzzles: [skewb]\ndefine:\n  skewb: {family: permutation, file: "
+                      f"{EXAMPLES / 'skewb.tws'}}}\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "workflow"))
+    run = [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+           str(tmp_path / "results")]
+    subprocess.run(run + ["build", "skewb", "--store", "counts"], check=True,
+                   capture_output=True, env=env)
+    summary = subprocess.run(run + ["info", "skewb"], check=True, capture_output=True,
+                             text=True, env=env).stdout
+    assert "3,149,280 states, max depth 11" in summary and "store counts" in summary

@@ -285,6 +285,8 @@ def _info(puzzle, args, pdbs, out):
     print(f"hash          {puzzle.definition_hash()} "
           f"(ranking {puzzle.definition()['ranking']})", file=out)
     print(f"rank space    {puzzle.rank_space()}", file=out)
+    for label, text in puzzle.info_lines():
+        print(f"{label:13s} {text}", file=out)
     print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
           file=out)
     if puzzle.ranks_fit:

@@ -81,6 +81,8 @@ depth_plot = _puzzle_file("depth_distribution.png")
 symmetry_summary = _puzzle_file("summary_symmetry.csv")
 symmetry_antipodes = _puzzle_file("antipodes_symmetry.txt")
 verified = _puzzle_file("verified.txt")
+antipode_moves = _puzzle_file("antipodes_moves.txt")
+start_distribution = _puzzle_file("start_distribution.csv")
 design = _puzzle_file("design.csv")  # the designer's table over every placement
 
 

@@ -101,7 +101,7 @@ rule report:
 
 
 rule symmetry:
-    # Only for puzzles that declare symmetries (see Workflow.all_outputs).
+    # Only for puzzles that declare symmetries (see AnalysisRules.symmetric_puzzles).
     input:
         manifest=paths.manifest(RESULTS),
     output:
@@ -183,3 +183,47 @@ rule mitm:
         "../envs/puzzledb.yaml"
     script:
         "../../scripts/mitm.py"
+
+
+rule antipode_moves:
+    # Only for puzzles whose moves have names (see AnalysisRules.routed_puzzles).
+    input:
+        manifest=paths.manifest(RESULTS),
+    output:
+        report(
+            paths.antipode_moves(RESULTS),
+            caption="../report/antipodes_moves.rst",
+            category="{puzzle}",
+            subcategory="layers",
+            labels={"content": "deepest positions as move sequences"},
+        ),
+    log:
+        paths.log(PUZZLE, "antipode_moves"),
+    benchmark:
+        paths.benchmark(PUZZLE, "antipode_moves")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/antipode_moves.py"
+
+
+rule start_distribution:
+    # Only for puzzles with a start pattern (see AnalysisRules.phased_puzzles).
+    input:
+        manifest=paths.manifest(RESULTS),
+    output:
+        report(
+            paths.start_distribution(RESULTS),
+            caption="../report/start_distribution.rst",
+            category="{puzzle}",
+            subcategory="phases",
+            labels={"content": "distances of the start pattern's positions"},
+        ),
+    log:
+        paths.log(PUZZLE, "start_distribution"),
+    benchmark:
+        paths.benchmark(PUZZLE, "start_distribution")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/start_distribution.py"

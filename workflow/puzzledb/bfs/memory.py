@@ -61,15 +61,15 @@ def search_bytes(puzzle, store=LAYERS):
     extraction buffer and the tables of the puzzle's layer expansion, if it has one
     (Puzzle.expansion_bytes); with the distances store, what its search adds
     (distance_search_bytes).  Graded: one bit per rank of the current and the next level,
-    and one extraction buffer."""
+    and one extraction buffer.  Both: the neighbours kernel's data (Puzzle.kernel_bytes)."""
     if not puzzle.graded:
         words = twobit_words(puzzle.size)
         extra = distance_search_bytes(puzzle) if store == DISTANCES else 0
         return (words * 8 + 6 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
-                + puzzle.expansion_bytes() + extra)
+                + puzzle.expansion_bytes() + puzzle.kernel_bytes() + extra)
     words = [words_for(size) for size in puzzle.levels()]
     widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
-    return widest * 8 + EXTRACT_BUFFER_BYTES
+    return widest * 8 + EXTRACT_BUFFER_BYTES + puzzle.kernel_bytes()
 
 
 def distance_search_bytes(puzzle):
@@ -95,12 +95,14 @@ def frontier_job_bytes(puzzle, count, segments):
     `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
     grouped by segment, the neighbour counts), the grouped neighbours of the piece before
     (its work file being written) and the ranks of the piece after (being read), a merge job
-    its segments in flight (merge_window_bytes)."""
+    its segments in flight (merge_window_bytes); either, the neighbours kernel's data
+    (Puzzle.kernel_bytes)."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
     expand = piece * (16 * moves + 16) + piece * moves * 8 + piece * 8
-    return int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+    return (int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+            + puzzle.kernel_bytes())
 
 
 def merge_window_bytes(moves, share):

@@ -17,7 +17,9 @@ from puzzledb.errors import BudgetError, ChoiceError
 from puzzledb.store import LAYERS
 
 __all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "check_fits", "choose",
-           "search_mib"]
+           "search_mib", "sparse"]
+
+SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,9 @@ class SearchPlan:
 
 def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
-    sharded, or when a depth limit is given, the in-memory search would exceed the budget
-    and the frontier search keeps `store`; else the in-memory search.  ChoiceError (a
+    sharded, or when the in-memory search would exceed the budget, the frontier search
+    keeps `store` and a depth limit is given or the rank space is sparse (a partial
+    database, or only the states reached kept); else the in-memory search.  ChoiceError (a
     PuzzleError naming the setting at fault) when the puzzle has no rank space of 64 bits,
     or the mode chosen cannot search it or keep `store` (modes.py)."""
     if not puzzle.ranks_fit:
@@ -45,14 +48,23 @@ def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
     need = search_mib(puzzle, store)
     if shards:
         mode, key, segments = FRONTIER, "shards", int(shards)
-    elif (depth_limit is not None and need > memory_mb
-          and store in MODES[FRONTIER].keeps()):
-        mode, key, segments = FRONTIER, "depth_limit", SPARSE_SEGMENTS
+    elif (need > memory_mb and store in MODES[FRONTIER].keeps()
+          and (depth_limit is not None or sparse(puzzle))):
+        key = "depth_limit" if depth_limit is not None else "memory_mb"
+        mode, segments = FRONTIER, SPARSE_SEGMENTS
     else:
         mode, key, segments = IN_MEMORY, "puzzles", None
     check_store(puzzle, store, mode)
     MODES[mode].check(puzzle, key)
     return SearchPlan(mode, depth_limit, segments, need, store)
+
+
+def sparse(puzzle):
+    """Whether the puzzle's rank space is known to be far larger than what it can reach
+    (Puzzle.reachable_bound: more than SPARSE_RATIO ranks a state), so that the frontier
+    search, which keeps only the states reached, holds less than two bits per rank."""
+    bound = puzzle.reachable_bound()
+    return bound is not None and SPARSE_RATIO * bound < puzzle.size
 
 
 def check_fits(puzzle, plan, memory_mb):

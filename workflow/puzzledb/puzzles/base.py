@@ -87,9 +87,33 @@ class Capabilities:
         return None
 
     def expansion_bytes(self):
-        """Bytes of the tables layer_expansion() holds during a search, or of any other
-        large table the kernels hold then (sliding blocks: the rank table), for memory.py.
+        """Bytes of the tables layer_expansion() holds during a search (memory.py).
         Default: 0."""
+        return 0
+
+    def info_lines(self):
+        """More that `puzzledb info` says about the puzzle: (label, text) pairs, such as a
+        permutation puzzle's rotations that are not generators.  Default: none."""
+        return []
+
+    def start_positions(self):
+        """The positions whose distances from the goal the workflow tabulates beside the
+        layers (the God's number between two phases): an object whose matches(ranks)
+        says, as a bool array, which ranks are among them, and whose `text` names them;
+        None when the puzzle declares none.  Default: None."""
+        return None
+
+    def reachable_bound(self):
+        """An upper bound on the states reachable from the goal, when one is known below
+        the rank space (permutation puzzles: the order of the moves' group), so that a
+        sparse rank space goes to the frontier search; None when the rank space may be
+        reached whole.  Plain Python, computed without loading numba.  Default: None."""
+        return None
+
+    def kernel_bytes(self):
+        """Bytes of the data the neighbours kernel reads (the tables), where large enough to
+        count, which every search and every frontier job holds (memory.py): sliding
+        blocks' sorted keys of every placement.  Default: 0."""
         return 0
 
     def move_parity(self, ranks):

@@ -1,5 +1,6 @@
-"""Products mined from a finished database: summary.csv, antipodes.txt and the counts up to
-symmetry (the plot is plots.py's, the HTML page over them all page.py's).  Each reads the
+"""Products mined from a finished database: summary.csv, antipodes.txt, the counts up to
+symmetry, the deepest positions as move sequences and the distances of a start pattern's
+positions (the plot is plots.py's, the HTML page over them all page.py's).  Each reads the
 layers through DepthDatabase and writes one file atomically (files.write_text).
 """
 
@@ -9,17 +10,24 @@ import io
 import numpy as np
 
 from puzzledb.puzzles.base import show_boards
+from puzzledb.query.database import descend
 from puzzledb.store.files import write_text
+
+ANTIPODE_ROUTES = 1000  # deepest positions written as move sequences, at most
 
 
 def write_summary(db, path):
     """summary.csv: depth,count,cumulative, nothing else, so that it loads as it is in any
     CSV reader (pandas, R, a spreadsheet).  That a database is partial is the manifest's
     (depth_limit) and the report's to say, not a comment line here."""
+    _write_csv(path, ["depth", "count", "cumulative"], db.summary())
+
+
+def _write_csv(path, header, rows):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["depth", "count", "cumulative"])
-    writer.writerows(db.summary())
+    writer.writerow(header)
+    writer.writerows(rows)
     write_text(path, out.getvalue())
 
 
@@ -60,11 +68,7 @@ def symmetry_summary(db):
 
 
 def write_symmetry_summary(db, path):
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["depth", "count", "orbits"])
-    writer.writerows(symmetry_summary(db))
-    write_text(path, out.getvalue())
+    _write_csv(path, ["depth", "count", "orbits"], symmetry_summary(db))
 
 
 def read_symmetry_summary(path):
@@ -85,3 +89,42 @@ def read_summary(path):
     with open(path) as f:
         return [(int(r["depth"]), int(r["count"]), int(r["cumulative"]))
                 for r in csv.DictReader(f)]
+
+
+def antipode_moves(db, limit=ANTIPODE_ROUTES):
+    """The first `limit` deepest positions (in antipodes.txt's order), each as the moves
+    that make it from the goal: an optimal solution read backwards, in the puzzle's move
+    names (a line a permutation puzzle reads as a board).  None for a partial database."""
+    if db.partial:
+        return []
+    out = []
+    for rank in db.positions_at(db.max_depth)[:limit].tolist():
+        path = descend(db.puzzle, rank, db.max_depth, db.contains)
+        out.append(" ".join(db.puzzle.route_moves(path[::-1])))
+    return out
+
+
+def write_antipode_moves(db, path):
+    write_text(path, "".join(line + "\n" for line in antipode_moves(db)))
+
+
+def start_distribution(db):
+    """(depth, count, cumulative) rows of the positions matching the puzzle's start pattern
+    (Puzzle.start_positions), from depth 0 to the deepest that holds one: the last row's
+    depth is the God's number between the two phases (of the stored layers, for a partial
+    database)."""
+    start = db.puzzle.start_positions()
+    rows, total = [], 0
+    for depth in range(db.max_depth + 1):
+        count = 0
+        for block in db.layer(depth).iter_chunks():
+            count += int(np.count_nonzero(start.matches(block)))
+        total += count
+        rows.append((depth, count, total))
+    while rows and rows[-1][1] == 0:
+        rows.pop()
+    return rows
+
+
+def write_start_distribution(db, path):
+    _write_csv(path, ["depth", "count", "cumulative"], start_distribution(db))

@@ -12,17 +12,29 @@ class AnalysisRules:
         self.config, self.plans = config, plans
         self.results = config["results"]
 
-    def symmetric_puzzles(self):
-        """The puzzles whose layers are counted up to symmetry (a layer store's: the others
-        keep no layers to count)."""
+    def _with_layers(self, wanted):
+        """The puzzles with a layer store (the other stores keep no layers to mine) for
+        which wanted(puzzle) holds."""
         return [p for p in self.config["puzzles"]
-                if puzzles.get(p).symmetries() and self.plans[p].store == LAYERS]
+                if self.plans[p].store == LAYERS and wanted(puzzles.get(p))]
+
+    def symmetric_puzzles(self):
+        """The puzzles whose layers are counted up to symmetry."""
+        return self._with_layers(lambda puzzle: puzzle.symmetries())
 
     def designed_puzzles(self):
         """The puzzles whose ranks number every placement of their pieces (sliding blocks),
-        which get the designer's table (report/design.py); a layer store's."""
-        return [p for p in self.config["puzzles"]
-                if puzzles.get(p).every_placement and self.plans[p].store == LAYERS]
+        which get the designer's table (report/design.py)."""
+        return self._with_layers(lambda puzzle: puzzle.every_placement)
+
+    def routed_puzzles(self):
+        """The puzzles whose moves have names: their deepest positions are also written as
+        move sequences (antipodes_moves.txt)."""
+        return self._with_layers(lambda puzzle: puzzle.route_moves([]) is not None)
+
+    def phased_puzzles(self):
+        """The puzzles with a start pattern (start_distribution.csv)."""
+        return self._with_layers(lambda puzzle: puzzle.start_positions() is not None)
 
     def all_outputs(self):
         """The files of the default target."""
@@ -33,6 +45,8 @@ class AnalysisRules:
                         paths.depth_plot(results, puzzle)]
         outputs += [paths.symmetry_summary(results, p) for p in self.symmetric_puzzles()]
         outputs += [paths.design(results, p) for p in self.designed_puzzles()]
+        outputs += [paths.antipode_moves(results, p) for p in self.routed_puzzles()]
+        outputs += [paths.start_distribution(results, p) for p in self.phased_puzzles()]
         if self.config["verify"]:
             outputs += [paths.verified(results, p) for p in self.config["puzzles"]]
         for entry in self.config["problem_sets"]:

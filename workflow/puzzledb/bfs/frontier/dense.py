@@ -43,7 +43,8 @@ class DenseDepths:
         would hold, see merge.py) and dense_depth_bytes fits the budget (None: no bound)."""
         size = self.puzzle.level_size(self.plan.level(depth))
         neighbours = source_count * max(self.puzzle.max_moves, 1)
-        need = dense_depth_bytes(size, self.puzzle.expansion_bytes())
+        need = dense_depth_bytes(size, self.puzzle.expansion_bytes()
+                                 + self.puzzle.kernel_bytes())
         return size <= DENSE_RATIO * neighbours and (budget is None or need <= budget)
 
     def release(self):

@@ -256,9 +256,9 @@ class BlocksPuzzle(Puzzle):
         return np.flatnonzero(meets).astype(np.uint64)
 
     # -- capabilities --------------------------------------------------------------------------
-    def expansion_bytes(self):
-        """The sorted keys the neighbours kernel searches (8 bytes a placement), held during
-        a search as a layer expansion's tables are."""
+    def kernel_bytes(self):
+        """The sorted keys the neighbours kernel searches (8 bytes a placement), held by
+        every search and every frontier job."""
         return 8 * self.size if self.dense else 0
 
     def picture(self, board):

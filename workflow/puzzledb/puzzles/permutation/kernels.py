@@ -1,16 +1,21 @@
-"""The compiled kernels of permutation puzzles (puzzle.py): a state's neighbours by table
-look-ups on its factored rank, and the layer expansion over rows of L ranks.
+"""The compiled kernels of permutation puzzles (layout.py): a state's neighbours from its
+factored rank, and the layer expansion over rows of L ranks.
 
 rank = high * L + low.  The high part is decoded once per row (its blocks' digits) and its
-image under every move read from the high blocks' tables; a state of the row then needs one
-look-up of its low value per move.  The images of a row under a move all lie in one row, so
-the writes of a row stay in a few cache lines.
+image under every move read from the high blocks' tables, or computed by the compiled
+rank/unrank of a block too large for a table (component_kernels.py), which is done again
+only when its digit changes; a state of the row then needs one look-up of its low value per
+move.  The images of a row under a move all lie in one row, so the writes of a row stay in
+a few cache lines.  A move that puts a piece where it never stands (Illegal) reads -1 and
+is not taken.
 
 A layer is expanded forward (every CUR state marks its UNSEEN neighbours) while the
 frontier is smaller than what is left unseen, and backward past that (every UNSEEN state
 looks for a CUR neighbour and stops at the first): the moves come with their inverses, so a
 state's neighbours are the states it is a neighbour of.  Late layers of a cube's search
 cost a few look-ups per remaining state instead of a full expansion of the widest layer.
+A puzzle with Illegal rules goes forward only (its illegal ranks are never reached, and a
+backward step would have to ask each whether it is one).
 """
 
 import numpy as np
@@ -18,7 +23,7 @@ from numba import prange
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import atomic_or, lowest_bit, set_bit
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
     cur_and_unseen,
@@ -27,45 +32,122 @@ from puzzledb.expansion.words import (
     mark_next_lanes,
     units_active,
 )
-from puzzledb.puzzles.permutation.puzzle import PermutationTables
+from puzzledb.puzzles.permutation.component_kernels import component, image, unrank
+from puzzledb.puzzles.permutation.layout import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
 SORTED_BLOCK = 1 << 14  # ranks of a sorted list a thread takes as one unit (mark)
 BACKWARD = 1.0  # expand backward once the unseen states are fewer than this times the CUR
+BATCH_RATIO = 0.5  # a row's marks are gathered by target word from this many CUR a word
 
 
 @jit(inline="always")
-def _row_targets(h, t, target, digits):
-    """target[m]: the first rank of the row that move m takes row h to."""
-    blocks = t.hi_radix.size
+def _view(t):
+    """The tables' row data as one tuple, read once per unit of work: numba counts a
+    reference each time a field of the tables is read (component_kernels.py says what that
+    cost)."""
+    return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
+            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table)
+
+
+@jit(inline="always")
+def _block_images(t, view, b, d, images, columns, scratch):
+    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal); a
+    split permutation's high block also sets columns[m], the low table's column."""
+    _, _, hi_kernel, hi_offset, hi_tables, hi_select, select_tables = view[:7]
+    moves, s = view[9], view[10]
+    c = hi_kernel[b]
+    if c < 0:
+        base = hi_offset[b] + d * moves
+        for m in range(moves):
+            images[b * moves + m] = hi_tables[base + m]
+        if hi_select[b] >= 0:
+            base = hi_select[b] + d * moves
+            for m in range(moves):
+                columns[m] = select_tables[base + m]
+    else:
+        cls, ori = scratch[:s], scratch[s:2 * s]
+        cls2, ori2 = scratch[2 * s:3 * s], scratch[3 * s:4 * s]
+        data = component(t, c)
+        unrank(data, d, cls, ori)
+        for m in range(moves):
+            images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
+
+
+@jit(inline="always")
+def _row_targets(t, view, h, cache, images, target, columns, scratch):
+    """target[m]: the first rank of the row that move m takes row h to, -1 when the move
+    breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
+    digit of high block b whose images `images` holds (-1: none), so that rows sharing a
+    block's digit decode it once."""
+    hi_radix, hi_weight = view[0], view[1]
+    lo_size, moves = view[8], view[9]
+    blocks = hi_radix.size
     for b in range(blocks):
-        digits[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
-    for m in range(t.moves):
-        row = 0
+        d = (h // hi_weight[b]) % hi_radix[b]
+        if cache[b] != d:
+            _block_images(t, view, b, d, images, columns, scratch)
+            cache[b] = d
+    for m in range(moves):
+        row = np.int64(0)
         for b in range(blocks):
-            row += np.int64(t.hi_tables[t.hi_offset[b] + digits[b] * t.moves + m]) * \
-                t.hi_weight[b]
-        target[m] = row * t.lo_size
+            v = images[b * moves + m]
+            if v < 0:
+                row = -1
+                break
+            row += v * hi_weight[b]
+        target[m] = row * lo_size if row >= 0 else -1
+
+
+@jit(inline="always")
+def _row_work(t):
+    """A thread's scratch for _row_targets: (cache, images, target, columns, scratch)."""
+    blocks = max(t.hi_radix.size, 1)
+    return (np.full(blocks, -1, np.int64), np.empty(blocks * t.moves, np.int64),
+            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(4 * t.kc_scratch,
+                                                                       np.int64))
+
+
+@jit(inline="always")
+def _neighbours(rank, out, work, t, fresh):
+    view = _view(t)
+    lo_moves, lo_size, moves = view[7], view[8], view[9]
+    blocks = view[0].size
+    cache = work[:blocks]
+    at = blocks + blocks * moves
+    images, target, columns = work[blocks:at], work[at:at + moves], work[at + moves:at + 2 * moves]
+    scratch = work[at + 2 * moves:]
+    if fresh:
+        cache[:] = -1
+        for m in range(moves):
+            columns[m] = m
+    h = rank // lo_size
+    low = rank - h * lo_size
+    _row_targets(t, view, h, cache, images, target, columns, scratch)
+    lo_table = view[11]
+    split = lo_table.size == 1  # a split's low table: by column only
+    count = 0
+    for m in range(moves):
+        v = lo_moves[columns[m] * lo_size + low] if split else lo_table[low * moves + m]
+        if target[m] >= 0 and v >= 0:
+            out[count] = target[m] + v
+            count += 1
+    return count
 
 
 @jit
 def neighbours(rank, level, out, work, t):
-    moves = t.moves
-    h = rank // t.lo_size
-    low = rank - h * t.lo_size
-    blocks = t.hi_radix.size
-    for b in range(blocks):
-        work[b] = (h // t.hi_weight[b]) % t.hi_radix[b]
-    for m in range(moves):
-        row = 0
-        for b in range(blocks):
-            row += np.int64(t.hi_tables[t.hi_offset[b] + work[b] * moves + m]) * \
-                t.hi_weight[b]
-        out[m] = row * t.lo_size + t.lo_table[low * moves + m]
-    return moves
+    return _neighbours(rank, out, work, t, True)
 
 
-compiled.register(PermutationTables, neighbours=neighbours)
+@jit
+def neighbours_after(rank, prev, level, out, work, t):
+    """neighbours, the high blocks' images kept from the call for prev where their digits
+    are prev's (a sorted layer's ranks share their most significant blocks)."""
+    return _neighbours(rank, out, work, t, prev < 0)
+
+
+compiled.register(PermutationTables, neighbours=neighbours, neighbours_after=neighbours_after)
 
 
 @jit(inline="always")
@@ -83,6 +165,33 @@ def _mark(a, flags, g):
     return 1
 
 
+@jit(inline="always")
+def _mark_row(a, flags, row, column, lows, count, words):
+    """Mark NEXT the UNSEEN targets row + column[lows[i]] of one move, gathered first by
+    word of the target row (words: zeros, left zero): one read and at most one atomic OR
+    a word instead of one a target."""
+    w0 = row >> np.uint64(5)
+    for i in range(count):
+        v = column[lows[i]]
+        if v >= 0:
+            g = row + np.uint64(v)
+            words[(g >> np.uint64(5)) - w0] |= ONE << ((g & np.uint64(31)) << ONE)
+    new = 0
+    for k in range(words.size):
+        bits = words[k]
+        if bits:
+            words[k] = 0
+            w = w0 + np.uint64(k)
+            v = a[w]
+            bits &= ~(v | (v >> ONE))
+            if bits:
+                bits &= ~atomic_or(a, w, bits)
+                if bits:
+                    new += np.int64(popcount(bits))
+                    flags[w >> np.uint64(SUB_SHIFT)] = 1
+    return new
+
+
 @jit(parallel=True)
 def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
@@ -97,9 +206,11 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
         r1 = min(rows, r0 + rows_per_unit)
         if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
             continue
-        target = np.empty(moves, np.int64)
-        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        cache, images, target, columns, scratch = _row_work(t)
+        view = _view(t)
+        lo_moves = t.lo_moves
         lows = np.empty(size_l, np.uint64)
+        words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -113,27 +224,37 @@ def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
                     count += 1
             if count == 0:
                 continue
-            _row_targets(h, t, target, digits)
+            _row_targets(t, view, h, cache, images, target, columns, scratch)
+            gather = count >= BATCH_RATIO * words.size
             for m in range(moves):
+                if target[m] < 0:
+                    continue
                 row = np.uint64(target[m])
-                column = t.lo_moves[m * size_l:(m + 1) * size_l]
+                column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
+                if gather:
+                    new += _mark_row(a, next_flags, row, column, lows, count, words)
+                    continue
                 for i in range(count):
-                    new += _mark(a, next_flags, row + np.uint64(column[lows[i]]))
+                    v = column[lows[i]]
+                    if v >= 0:
+                        new += _mark(a, next_flags, row + np.uint64(v))
         found[u] = new
 
 
 @jit(parallel=True)
 def expand_backward(a, next_flags, found, t, rows_per_unit):
     """Mark NEXT every UNSEEN state that has a CUR neighbour; found[u]: how many unit u's
-    states were marked."""
+    states were marked.  (Puzzles without Illegal rules: no image is -1.)"""
     size_l = t.lo_size
     moves = t.moves
     rows = t.size // size_l
     for u in prange(found.size):
         r0 = u * rows_per_unit
         r1 = min(rows, r0 + rows_per_unit)
-        target = np.empty(moves, np.int64)
-        digits = np.empty(max(t.hi_radix.size, 1), np.int64)
+        cache, images, target, columns, scratch = _row_work(t)
+        view = _view(t)
+        lo_moves, lo_table = t.lo_moves, t.lo_table
+        split = lo_table.size == 1
         new = 0
         for h in range(r0, r1):
             g0 = h * size_l
@@ -145,16 +266,17 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
                 if lanes == 0:
                     continue
                 if not ready:
-                    _row_targets(h, t, target, digits)
+                    _row_targets(t, view, h, cache, images, target, columns, scratch)
                     ready = True
                 hit = np.uint64(0)
                 while lanes:
                     i = lowest_bit(lanes)
                     lanes &= lanes - ONE
-                    base = np.uint64((w * STATES_PER_WORD - g0) * moves) + \
-                        (i >> ONE) * np.uint64(moves)
+                    low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
                     for m in range(moves):
-                        n = np.uint64(target[m]) + np.uint64(t.lo_table[base + np.uint64(m)])
+                        v = lo_moves[columns[m] * size_l + low] if split else \
+                            lo_table[low * moves + m]
+                        n = np.uint64(target[m]) + np.uint64(v)
                         if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
                                 np.uint64(3) == 3:
                             hit |= ONE << i
@@ -165,13 +287,16 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
 
 
 @jit(parallel=True)
-def mark_ranks(ranks, bits, t, starts):
-    """Set in bits every neighbour of the ranks (blocks of them from starts)."""
+def mark_ranks(ranks, bits, t, starts, work_length):
+    """Set in bits every neighbour of the ranks (blocks of them from starts, ascending)."""
     for k in prange(starts.size - 1):
         out = np.empty(t.moves, np.int64)
-        work = np.empty(max(t.hi_radix.size, 1), np.int64)
+        work = np.empty(work_length, np.int64)
+        prev = -1
         for i in range(starts[k], starts[k + 1]):
-            n = neighbours(np.int64(ranks[i]), 0, out, work, t)
+            rank = np.int64(ranks[i])
+            n = neighbours_after(rank, prev, 0, out, work, t)
+            prev = rank
             for j in range(n):
                 set_bit(bits, out[j])
 
@@ -179,8 +304,9 @@ def mark_ranks(ranks, bits, t, starts):
 class RowExpansion:
     """The layer expansion of a permutation puzzle (an expansion.LayerExpansion)."""
 
-    def __init__(self, tables):
+    def __init__(self, tables, work_length):
         self.tables = tables
+        self.work_length = work_length
         size_l = int(tables.lo_size)
         rows = int(tables.size) // size_l
         self.rows_per_unit = max(1, UNIT_STATES // size_l)
@@ -189,7 +315,7 @@ class RowExpansion:
 
     def expand(self, state, level):
         cur, unseen = cur_and_unseen(state.words, self.tables.size)
-        if unseen < BACKWARD * cur:
+        if unseen < BACKWARD * cur and not self.tables.forward:
             self.directions.append("backward")
             state.run(expand_backward, state.words, state.next_flags, self.found,
                       self.tables, np.int64(self.rows_per_unit))
@@ -201,4 +327,5 @@ class RowExpansion:
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
-        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64))
+        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64),
+                   np.int64(self.work_length))

@@ -1,0 +1,328 @@
+"""How a permutation puzzle's rank is laid out over its components (ranks.py), and the
+tables its kernels (kernels.py) read.
+
+Under the twsearch convention a move changes each component as a function of that
+component alone.  A component of at most TABLE_MAX values gets a move table (value x move
+-> value); small ones are grouped into blocks of at most BLOCK_MAX values with a table of
+their own.  A larger component (twelve edges, a sticker model's orbit) is a block of its
+own moved by the compiled rank/unrank of component_kernels.py.  The rank is
+
+    rank = (high blocks, mixed radix) * L + low block,
+
+the low block a table block (the largest up to BLOCK_MAX), so that the kernels decode the
+high blocks once per row of L ranks (or per run of ranks that share them) and move a state
+of the row with one look-up.  The compiled high blocks come first (most significant): the
+ranks a sorted layer lists one after another share them longest.  When no table block
+would make rows of MIN_ROW ranks and a permutation too large for a table is there (the UFO,
+the dino cube), it is split in two (split.py): where its first pieces are, a high block
+with a table, and the order of its last six, the low block, moved by a composition table
+whose column each row and move select.
+"""
+
+from collections import namedtuple
+from dataclasses import dataclass
+from math import factorial, prod
+
+import numpy as np
+
+from puzzledb.errors import DefinitionError
+from puzzledb.puzzles.permutation import split
+from puzzledb.puzzles.permutation.definition import compose, identity
+from puzzledb.puzzles.ranking import MAX_CELLS
+from puzzledb.puzzles.permutation.ranks import (
+    class_weights,
+    component_rows,
+    component_values,
+    legal_rows,
+)
+
+BLOCK_MAX = 4096  # values of a block of table components
+TABLE_MAX = 1 << 21  # values of a component with a table of its own; past it, compiled
+MIN_ROW = 256  # ranks of a row below which a large permutation is split (split.py)
+MAX_TABLE_BYTES = 512 << 20
+MAX_RANKS = 1 << 63
+
+# The kernels' data: the low block's table by column (column * L + value -> value; the
+# column is the move, or what a split's high part selects) and, without a split, the same
+# by value (value * moves + move: one cache line for a state's moves, read backward and
+# state by state; a split's has one element), the high blocks' tables one
+# after another (offset, radix, weight in rows; kernel: -1 for a table block, else the
+# compiled component's number; select: the offset of a split high block's selectors, or
+# -1), and the compiled components' data (kc_*, component_kernels.py).  A move into a
+# state where a piece never stands (Illegal) reads -1; `forward` is 1 when the search must
+# never go backward (such states are in the rank space but never reached).
+PermutationTables = namedtuple(
+    "PermutationTables",
+    "lo_moves lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel hi_select "
+    "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
+    "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
+    "kc_twist kc_scratch")
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """A digit of the rank: a whole component, or the high or low part of a split one."""
+
+    component: object
+    role: str = "whole"  # 'whole', 'high', 'low'
+
+    @property
+    def radix(self):
+        c = self.component
+        if self.role == "whole":
+            return c.count
+        low = split.low_radix(c)
+        return low if self.role == "low" else c.count // low
+
+
+class Layout:
+    """The blocks of the rank, high to low (lists of Parts), and each part's weight."""
+
+    def __init__(self, components, moves):
+        compiled = [c for c in components if c.count > TABLE_MAX]
+        tabled = sorted((c for c in components if c.count <= TABLE_MAX),
+                        key=lambda c: c.count)
+        while tabled and 4 * moves * sum(c.count for c in tabled) > MAX_TABLE_BYTES:
+            compiled.append(tabled.pop())  # the largest tables give way first
+        blocks = _grouped(tabled)
+        sizes = [prod(x.radix for x in b) for b in blocks]
+        self.split = _splittable(compiled) if max(sizes, default=0) < MIN_ROW else None
+        if self.split is not None:
+            compiled.remove(self.split)
+            self.split.split = split.SPLIT_PIECES
+            low_block = [Part(self.split, "low")]
+            blocks.insert(0, [Part(self.split, "high")])
+        elif blocks:
+            small = [i for i, n in enumerate(sizes) if n <= BLOCK_MAX]
+            low = max(small, key=lambda i: sizes[i]) if small else \
+                min(range(len(blocks)), key=lambda i: sizes[i])
+            low_block = blocks.pop(low)
+        else:
+            low_block = []  # rows of one rank: every component compiled
+        self.compiled = sorted(compiled, key=lambda c: -c.count)
+        for c in self.compiled:  # numbered class by class: no division in the kernels
+            c.by_class = c.kind in ("multiset", "wild")
+        self.blocks = [[Part(c)] for c in self.compiled] + blocks + [low_block]
+        self.sizes = [prod(x.radix for x in b) for b in self.blocks]
+        self.size = prod(self.sizes)
+        self.lo_size = self.sizes[-1]
+        self.weights = {}
+        weight = 1
+        for block in reversed(self.blocks):
+            for part in reversed(block):
+                self.weights[(id(part.component), part.role)] = weight
+                weight *= part.radix
+
+    def place(self, c, value):
+        """The share of a component's value (int or array) in the rank."""
+        if c is self.split:
+            low = split.low_radix(c)
+            return (value // low) * self.weights[(id(c), "high")] + \
+                (value % low) * self.weights[(id(c), "low")]
+        return value * self.weights[(id(c), "whole")]
+
+    def value(self, c, rank):
+        """A component's value in a rank (int, or uint64 array)."""
+        def digit(role, radix):
+            w = self.weights[(id(c), role)]
+            if isinstance(rank, np.ndarray):
+                return ((rank // np.uint64(w)) % np.uint64(radix)).astype(np.int64)
+            return (int(rank) // w) % radix
+        if c is self.split:
+            low = split.low_radix(c)
+            return digit("high", c.count // low) * low + digit("low", low)
+        return digit("whole", c.count)
+
+    def table_bytes(self, moves):
+        """Bytes of the move tables: 4 per value and move of each table block (twice for a
+        split high block: its selectors), the low one by column, and by value without a
+        split."""
+        total = 0
+        for block, n in zip(self.blocks[:-1], self.sizes):
+            if not self.is_compiled(block):
+                total += 4 * moves * n * (2 if block[0].role == "high" else 1)
+        by_value = moves if self.split is None else 0
+        return total + 4 * self.lo_size * (self.columns(moves) + by_value)
+
+    def columns(self, moves):
+        """The low table's columns: one per move, or the split's selectors."""
+        return split.selectors(self.split) if self.split is not None else moves
+
+    def work_size(self, moves):
+        """Length of the work array of the neighbours kernel: each high block's cached digit
+        and images, the targets and columns, and four scratch rows of the compiled
+        components."""
+        blocks = len(self.blocks) - 1
+        scratch = max([len(c.slots) for c in self.compiled] + [1])
+        return blocks + 2 * blocks * moves + 2 * moves + 4 * scratch
+
+    def is_compiled(self, block):
+        return len(block) == 1 and block[0].component in self.compiled
+
+
+def _grouped(tabled):
+    """Table components in ascending size, grouped into blocks while a block stays small."""
+    blocks = []
+    for c in tabled:
+        if blocks and prod(x.radix for x in blocks[-1]) * c.count <= BLOCK_MAX:
+            blocks[-1].append(Part(c))
+        else:
+            blocks.append([Part(c)])
+    return blocks
+
+
+def _splittable(compiled):
+    """The permutation to split, if any: distinct pieces, no Illegal rule, its high part
+    (n!/6! values) small enough for a table."""
+    fits = [c for c in compiled if c.kind in ("perm", "even") and not c.illegal
+            and len(c.slots) > split.SPLIT_PIECES
+            and factorial(len(c.slots)) // factorial(split.SPLIT_PIECES) <= TABLE_MAX]
+    return max(fits, key=lambda c: c.count, default=None)
+
+
+def check_size(layout, sets, moves):
+    """DefinitionError (one line) for a rank space, a factor or tables this layout cannot
+    hold."""
+    if layout.size >= MAX_RANKS:
+        digits = len(str(layout.size)) - 1
+        size = (f"{layout.size:,}" if digits < 24 else
+                f"about {layout.size / 10 ** (digits - 3) / 1000:.2f} x 10^{digits}")
+        raise DefinitionError("file", f"{size} ranks: 2^63 or more, beyond the 64-bit ranks "
+                                      f"of the engines and the store")
+    tables = layout.table_bytes(moves)
+    if tables > 2 * MAX_TABLE_BYTES:
+        raise DefinitionError("file", f"move tables of {tables >> 20:,} MiB: more than "
+                                      f"{2 * MAX_TABLE_BYTES >> 20} MiB")
+    for c in layout.compiled + [x.component for b in layout.blocks for x in b]:
+        if any(cls >= 63 for _, cls in c.illegal):
+            raise DefinitionError("file", f"{c.describe(sets)}: Illegal rules for more than "
+                                          f"63 kinds of pieces")
+    for c in layout.compiled:
+        if len(c.slots) > MAX_CELLS:  # the binomial table of the class-by-class rank
+            raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values over "
+                                          f"{len(c.slots)} slots; a factor too large for a "
+                                          f"table has at most {MAX_CELLS} slots")
+
+
+# --- the moves of a component ----------------------------------------------------------------
+
+
+def metric_moves(spec, moves):
+    """Each move of the metric ((name, base, power) triples) as one definition Move."""
+    out = []
+    for _, base, power in moves:
+        move = identity(spec.sets)
+        for _ in range(power):
+            move = compose(spec.sets, move, spec.moves[base])
+        out.append(move)
+    return out
+
+
+def local_move(c, move):
+    """A move on the component's slots: for each slot the local index of the slot its
+    piece comes from, and the twist each local slot's piece gets as it leaves it."""
+    where = {slot: i for i, slot in enumerate(c.slots)}
+    perm = move.perms[c.set]
+    return ([where[perm[slot]] for slot in c.slots],
+            [move.twists[c.set][slot] for slot in c.slots])
+
+
+def component_table(c, moves):
+    """value -> value under each move (definition Moves, already powered): an int64 array
+    (moves, count), -1 where the image breaks an Illegal rule."""
+    values = np.arange(c.count, dtype=np.int64)
+    classes, oris = component_rows(c, values)
+    out = np.empty((len(moves), c.count), dtype=np.int64)
+    for m, move in enumerate(moves):
+        local, twist = (np.array(x, dtype=np.int64) for x in local_move(c, move))
+        moved_classes = classes[:, local]
+        moved_oris = (oris[:, local] + twist[local]) % c.k
+        image = component_values(c, moved_classes, moved_oris)
+        out[m] = np.where(legal_rows(c, moved_classes), image, -1)
+    return out
+
+
+def block_table(block, moves):
+    """value of the block -> value under each move, as int32 (value * moves + move); -1
+    where any of its components' images is."""
+    count = prod(p.radix for p in block)
+    values = np.arange(count, dtype=np.int64)
+    out = np.zeros((count, len(moves)), dtype=np.int64)
+    illegal = np.zeros((count, len(moves)), dtype=bool)
+    weight = 1
+    for part in reversed(block):
+        c = part.component
+        digit = (values // weight) % c.count
+        images = component_table(c, moves).T[digit]
+        illegal |= images < 0
+        out += images * weight
+        weight *= c.count
+    out[illegal] = -1
+    return out.astype(np.int32).ravel()
+
+
+def make_tables(layout, moves, forward):
+    """PermutationTables of a layout for the metric's moves (definition Moves)."""
+    count = len(moves)
+    hi = layout.blocks[:-1]
+    tables, selects = [], []
+    for block in hi:
+        if layout.is_compiled(block):
+            tables.append(np.zeros(0, np.int32))
+        elif block[0].role == "high":
+            images, select = split.high_table(block[0].component, moves)
+            tables.append(images.ravel())
+            selects.append(select.ravel())
+        else:
+            tables.append(block_table(block, moves))
+    offsets = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
+    weights, w = [], 1
+    for n in reversed(layout.sizes[:-1]):
+        weights.append(w)
+        w *= n
+    if layout.split is not None:
+        low, by_value = split.composition_table(layout.split), np.zeros(1, np.int32)
+    else:
+        by_value = block_table(layout.blocks[-1], moves)
+        low = np.ascontiguousarray(by_value.reshape(-1, count).T)
+    kernel = [layout.compiled.index(b[0].component) if layout.is_compiled(b) else -1
+              for b in hi]
+    select = [0 if b[0].role == "high" else -1 for b in hi]
+    return PermutationTables(
+        low.ravel(), by_value, np.int64(layout.lo_size), np.int64(count),
+        np.concatenate(tables + [np.zeros(1, np.int32)]), offsets,
+        np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights[::-1], dtype=np.int64),
+        np.array(kernel, dtype=np.int64), np.array(select, dtype=np.int64),
+        np.concatenate(selects + [np.zeros(1, np.int32)]), np.int64(layout.size),
+        np.int64(forward), *compiled_data(layout.compiled, moves))
+
+
+def compiled_data(components, moves):
+    """The kc_* fields of the tables: each compiled component's numbering and moves."""
+    ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity")}
+    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist = \
+        [0], [], [], [], [0], [], [0], [], []
+    for c in components:
+        n = len(c.slots)
+        for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity)):
+            ints[key].append(value)
+        counts += list(c.counts)
+        weights += class_weights(c.counts) if c.counts else []
+        wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
+        class_at.append(len(counts))
+        masks = [0] * n
+        for slot, cls in c.illegal:
+            masks[slot] |= 1 << cls
+        illegal += masks
+        slot_at.append(len(illegal))
+        for move in moves:
+            local, tw = local_move(c, move)
+            perm += local
+            twist += tw
+        move_at.append(len(perm))
+    scratch = max([len(c.slots) for c in components] + [1])
+    arrays = [np.array(ints[key] or [0], dtype=np.int64) for key in ints]
+    more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, weights, wild,
+                                                         slot_at, illegal, move_at, perm,
+                                                         twist)]
+    return (*arrays, *more, np.int64(scratch))

@@ -32,6 +32,7 @@ from puzzledb.expansion.words import (
     mark_next,
     mark_next_lanes,
     mark_next_shifted,
+    mark_sorted,
     set_bit,
 )
 from puzzledb.puzzles.ranking_kernels import (
@@ -151,20 +152,6 @@ def expand_sub_blocks(a, cur_flags, next_flags, found, t, max_moves, work_size):
                     for j in range(n):
                         new += mark_next(a, next_flags, out[j])
         found[k] = new
-
-
-@jit(parallel=True)
-def mark_sorted(ranks, bits, t, starts, max_moves, work_size):
-    """Set in bits every neighbour of the ascending ranks (blocks of them from starts)."""
-    for b in prange(starts.size - 1):
-        out, work = scratch(max_moves, work_size)
-        prev = -1
-        for i in range(starts[b], starts[b + 1]):
-            r = np.int64(ranks[i])
-            n = multi_tile_neighbours_after(r, prev, 0, out, work, t)
-            prev = r
-            for j in range(n):
-                set_bit(bits, out[j])
 
 
 class MultiTileExpansion:

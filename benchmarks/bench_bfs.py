@@ -23,6 +23,10 @@ the forward kernel is loaded before the clock starts; a backward one loads at it
 depth (milliseconds from a warm cache, a compile from a cold one: take the best of
 --repeat).  Ungraded puzzles only; --store, --memory-mb and --scratch do not apply.
 
+`--mark` (with --expansion-only): also each layer's neighbours set in a bitset of the whole
+space by the expansion's mark, as the frontier's dense depths set them; its CPU seconds
+printed apart (the CPU column leaves them out).
+
 `--snakemake`: eleven's database built by `snakemake --cores 2 results/eleven/layers/
 manifest.json` from no results in a scratch directory, warm (one untimed run first fills
 the kernel cache), timed from outside: Snakemake's start, the job's imports and the writing
@@ -64,7 +68,9 @@ print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(
 
 CHILD_EXPANSIONS = """
 import json, sys, time
+import numpy as np
 from puzzledb import puzzles
+from puzzledb.bfs.bitset import new_bitset
 from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.compiled import set_threads
 from puzzledb.config import load_definitions
@@ -75,7 +81,10 @@ puzzle = puzzles.get(sys.argv[1])
 search = TwoBitSearch(puzzle)
 search.warm_up()
 search.start(puzzle.goal_ranks())
-depths, expand, relabel = [], 0.0, 0.0
+bits = new_bitset(puzzle.size) if sys.argv[4] else None
+if bits is not None:  # loaded (or compiled) before the clock starts
+    search.expansion.mark(np.sort(puzzle.goal_ranks()), 0, bits)
+depths, expand, relabel, mark = [], 0.0, 0.0, 0.0
 started = time.process_time()
 while True:
     t0 = time.perf_counter()
@@ -87,8 +96,14 @@ while True:
     if not found:
         break
     depths.append((len(depths) + 1, found, t1 - t0))
-print(json.dumps(dict(expand=expand, relabel=relabel, cpu=time.process_time() - started,
-                      depths=depths)))
+    if bits is not None:  # --mark: the layer's neighbours set as a dense depth sets them
+        pieces = [piece.copy() for piece in search.current()]
+        c0 = time.process_time()
+        for piece in pieces:
+            search.expansion.mark(piece, 0, bits)
+        mark += time.process_time() - c0
+print(json.dumps(dict(expand=expand, relabel=relabel, mark=mark, depths=depths,
+                      cpu=time.process_time() - started - mark)))
 """
 
 # The targets of issue 11 and the figures docs/benchmarks.md had before it (BFS seconds, 2
@@ -170,7 +185,7 @@ def bench_expansions(args):
         for _ in range(args.repeat):
             before = load()
             out = subprocess.run([sys.executable, "-c", CHILD_EXPANSIONS, name,
-                                  str(args.threads), args.config],
+                                  str(args.threads), args.config, "mark" if args.mark else ""],
                                  stdout=subprocess.PIPE, check=True, text=True)
             runs.append(dict(json.loads(out.stdout.splitlines()[-1]), loadavg=before))
         best = min(runs, key=lambda r: r["expand"])
@@ -179,6 +194,9 @@ def bench_expansions(args):
               f"{best['relabel']:9.2f} {best['cpu']:6.2f} {best['loadavg']:7.2f}  " +
               " ".join(f"d{d}:{1000 * s:.0f}/{n / 1e6:.1f}" for d, n, s in widest),
               flush=True)
+        if args.mark:
+            print(f"{'':22s} mark: {min(r['mark'] for r in runs):.2f} s CPU (the best run)",
+                  flush=True)
 
 
 def snakemake_eleven(workdir, threads):
@@ -259,6 +277,9 @@ def main():
                              "the system's temporary directory)")
     parser.add_argument("--expansion-only", action="store_true",
                         help="time the layer expansions alone, in memory, no layers written")
+    parser.add_argument("--mark", action="store_true",
+                        help="with --expansion-only: also set each layer's neighbours in a "
+                             "bitset, as the frontier's dense depths do (Expansion.mark)")
     parser.add_argument("--snakemake", action="store_true",
                         help="eleven built end to end by snakemake (warm kernel cache)")
     parser.add_argument("--peer-bfs2", metavar="PATH",

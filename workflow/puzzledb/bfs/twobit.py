@@ -22,7 +22,7 @@ import numpy as np
 from numba import prange
 
 from puzzledb.bfs.memory import TWOBIT_EXTRACT_SUBS
-from puzzledb.compiled import jit, neighbours
+from puzzledb.compiled import jit, neighbours, scratch
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
 from puzzledb.expansion import (
     LANES,
@@ -266,8 +266,7 @@ def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size,
         found[k] = 0
         if not cur_flags[k]:
             continue
-        out = np.empty(max_moves, np.int64)
-        work = np.empty(work_size, np.int64)
+        out, work = scratch(max_moves, work_size)
         new = 0
         whole = 1
         if colours is not None:

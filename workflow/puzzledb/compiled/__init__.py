@@ -134,6 +134,12 @@ def _kernel(role, tables):
     return kernel
 
 
+@jit(inline="always")
+def scratch(max_moves, work_size):
+    """A thread's arrays for the neighbours kernel: out (max_moves) and work (work_size)."""
+    return np.empty(max_moves, np.int64), np.empty(work_size, np.int64)
+
+
 def _compiled_only(*args):
     raise NotImplementedError("called from compiled code only; see puzzledb.compiled")
 

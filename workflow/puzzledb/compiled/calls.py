@@ -4,7 +4,7 @@ imports this module on first use."""
 
 import numpy as np
 
-from puzzledb.compiled import jit, lower_bound, neighbours, relabel
+from puzzledb.compiled import jit, lower_bound, neighbours, relabel, scratch
 
 
 @jit
@@ -16,8 +16,7 @@ def neighbours_of(rank, level, out, work, tables):
 def neighbours_of_many(ranks, level, max_moves, work_size, tables):
     """Every neighbour of every rank, concatenated (int64)."""
     out = np.empty(ranks.size * max_moves, dtype=np.int64)
-    row = np.empty(max_moves, dtype=np.int64)
-    work = np.empty(work_size, dtype=np.int64)
+    row, work = scratch(max_moves, work_size)
     n = 0
     for i in range(ranks.size):
         k = neighbours(ranks[i], level, row, work, tables)

@@ -11,8 +11,9 @@ low bit, which is what a racing thread's mark is recognised by."""
 
 import numpy as np
 
-from puzzledb.compiled import jit
 from numba import prange
+
+from puzzledb.compiled import jit, neighbours_after, scratch
 
 from puzzledb.compiled.bitops import atomic_or, popcount
 from puzzledb.compiled.bitops import set_bit  # noqa: F401  (the bitset's write, re-exported)
@@ -144,3 +145,21 @@ def cur_and_unseen(a, size):
     expansion that can go backward (every UNSEEN state looks for a CUR neighbour) weighs."""
     cur, unseen = _count_cur_unseen(a)
     return int(cur), int(unseen) - (twobit_words(size) * STATES_PER_WORD - int(size))
+
+
+@jit(parallel=True)
+def mark_sorted(ranks, bits, tables, starts, max_moves, work_size):
+    """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks,
+    state by state through the family's neighbours_after kernel (chosen by the tables'
+    type), threads taking the blocks of ranks from starts; each rank is decoded from where
+    it differs from the one before.  A layer expansion's mark when its moves do not come a
+    word at a time (multi-tile sliding, permutation puzzles)."""
+    for b in prange(starts.size - 1):
+        out, work = scratch(max_moves, work_size)
+        prev = -1
+        for i in range(starts[b], starts[b + 1]):
+            r = np.int64(ranks[i])
+            n = neighbours_after(r, prev, 0, out, work, tables)
+            prev = r
+            for j in range(n):
+                set_bit(bits, out[j])

@@ -6,7 +6,7 @@ import numpy as np
 from numba import prange, types
 from numba.extending import overload
 
-from puzzledb.compiled import jit, neighbours_after
+from puzzledb.compiled import jit, neighbours_after, scratch
 from puzzledb.expansion.words import set_bit
 
 BLOCK = 4096  # states a thread expands with one scratch array
@@ -33,8 +33,7 @@ def _by_block(ranks, level, tables, max_moves, work_size, out, counts, bits):
     differs from the one before (compiled.neighbours_after)."""
     n = ranks.size
     for b in prange((n + BLOCK - 1) // BLOCK):
-        row = np.empty(max_moves, np.int64)
-        work = np.empty(work_size, np.int64)
+        row, work = scratch(max_moves, work_size)
         first = b * BLOCK
         for i in range(first, min(n, first + BLOCK)):
             prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)

@@ -23,13 +23,14 @@ from numba import prange
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount, set_bit
+from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
     cur_and_unseen,
     cur_lanes,
     lanes_within,
     mark_next_lanes,
+    mark_sorted,
     units_active,
 )
 from puzzledb.puzzles.permutation.component_kernels import component, image, unrank
@@ -286,21 +287,6 @@ def expand_backward(a, next_flags, found, t, rows_per_unit):
         found[u] = new
 
 
-@jit(parallel=True)
-def mark_ranks(ranks, bits, t, starts, work_length):
-    """Set in bits every neighbour of the ranks (blocks of them from starts, ascending)."""
-    for k in prange(starts.size - 1):
-        out = np.empty(t.moves, np.int64)
-        work = np.empty(work_length, np.int64)
-        prev = -1
-        for i in range(starts[k], starts[k + 1]):
-            rank = np.int64(ranks[i])
-            n = neighbours_after(rank, prev, 0, out, work, t)
-            prev = rank
-            for j in range(n):
-                set_bit(bits, out[j])
-
-
 class RowExpansion:
     """The layer expansion of a permutation puzzle (an expansion.LayerExpansion)."""
 
@@ -327,5 +313,5 @@ class RowExpansion:
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
-        mark_ranks(ranks, bits, self.tables, starts.astype(np.int64),
-                   np.int64(self.work_length))
+        mark_sorted(ranks, bits, self.tables, starts.astype(np.int64),
+                    np.int64(self.tables.moves), np.int64(self.work_length))

@@ -22,7 +22,7 @@ import numpy as np
 from numba import prange
 
 from puzzledb import compiled
-from puzzledb.compiled import jit
+from puzzledb.compiled import jit, scratch
 from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_WORDS
 from puzzledb.expansion.words import (
@@ -32,8 +32,8 @@ from puzzledb.expansion.words import (
     mark_next,
     mark_next_lanes,
     mark_next_shifted,
+    mark_sorted,
     set_bit,
-    units_active,
 )
 from puzzledb.puzzles.ranking_kernels import (
     multiset_rank,
@@ -46,6 +46,8 @@ from puzzledb.puzzles.sliding.plane_kernels import (
     plane_jump,
     plane_scratch,
     runs_for,
+    sweep_runs,
+    sweep_units,
 )
 from puzzledb.puzzles.sliding.metrics import MultiTileTables
 
@@ -123,8 +125,7 @@ def expand_sub_blocks(a, cur_flags, next_flags, found, t, max_moves, work_size):
         found[k] = 0
         if not cur_flags[k]:
             continue
-        out = np.empty(max_moves, np.int64)
-        work = np.empty(work_size, np.int64)
+        out, work = scratch(max_moves, work_size)
         cells = t.adjacent.shape[0]
         memo = work[cells:cells + 3 * (cells - 1)] if t.distinct else work[cells:cells]
         new = 0
@@ -151,21 +152,6 @@ def expand_sub_blocks(a, cur_flags, next_flags, found, t, max_moves, work_size):
                     for j in range(n):
                         new += mark_next(a, next_flags, out[j])
         found[k] = new
-
-
-@jit(parallel=True)
-def mark_sorted(ranks, bits, t, starts, max_moves, work_size):
-    """Set in bits every neighbour of the ascending ranks (blocks of them from starts)."""
-    for b in prange(starts.size - 1):
-        out = np.empty(max_moves, np.int64)
-        work = np.empty(work_size, np.int64)
-        prev = -1
-        for i in range(starts[b], starts[b + 1]):
-            r = np.int64(ranks[i])
-            n = multi_tile_neighbours_after(r, prev, 0, out, work, t)
-            prev = r
-            for j in range(n):
-                set_bit(bits, out[j])
 
 
 class MultiTileExpansion:
@@ -197,13 +183,13 @@ BACKWARD = 1.5  # expand backward once the unseen states are fewer than this tim
 
 
 @jit(inline="always")
-def _row_jumps(a, flags, g0, lanes, plane, col, width):
+def _row_jumps(a, flags, g0, lanes, plane, col, width, code):
     """The jumps along the row of the CUR states `lanes` of the two-bit word of states
     g0..g0 + 31: the same place of every other plane of the row."""
     new = 0
     for c in range(width):
         if c != col:
-            new += mark_next_shifted(a, flags, g0 + (c - col) * plane, lanes)
+            new += mark_next_shifted(a, flags, g0 + (c - col) * plane, lanes, code)
     return new
 
 
@@ -263,32 +249,18 @@ def _column_jumps(a, flags, t, q, r, constants, trackers, mode):
     return n
 
 
+@jit(inline="always")
+def _column_marks(a, flags, t, q, r, constants, trackers, code):
+    """_column_jumps marking (Korf's codes: code is 01), as plane_kernels.sweep_units asks."""
+    return _column_jumps(a, flags, t, q, r, constants, trackers, MARK)
+
+
 @jit(parallel=True)
 def jump_from_cur(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop):
     """Mark NEXT every UNSEEN state a jump takes a CUR state to (units of the two-bit
     array: plane_kernels.units_for; found[u]: how many from unit u)."""
-    width = t.width
-    plane = t.plane
-    for u in prange(unit_plane.size):
-        found[u] = 0
-        if not units_active(cur_flags, unit_first[u], unit_stop[u]):
-            continue
-        lo, col, trackers, constants = _jump_unit(t, unit_plane[u])
-        hi = lo + plane
-        new = 0
-        for w in range(unit_first[u], unit_stop[u]):
-            lanes = lanes_within(cur_lanes(a[w]), w, lo, hi)
-            if lanes == 0:
-                continue
-            g0 = w * STATES_PER_WORD
-            new += _row_jumps(a, next_flags, g0, lanes, plane, col, width)
-            if not constants[0]:  # no jump along the column
-                continue
-            while lanes:
-                r = g0 + np.int64(lowest_bit(lanes) >> ONE)
-                lanes &= lanes - ONE
-                new += _column_jumps(a, next_flags, t, r - lo, r, constants, trackers, MARK)
-        found[u] = new
+    sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop, ONE,
+                -1, None, _jump_unit, _row_jumps, _column_marks)
 
 
 @jit(inline="always")
@@ -304,22 +276,19 @@ def _set_column_jumps(bits, t, q, r, constants, trackers):
         set_bit(bits, p)
 
 
+@jit(inline="always")
+def _row_bits(bits, r, plane, col, width):
+    """The jumps along the row of state r, set in a bitset of the whole space."""
+    for c in range(width):
+        if c != col:
+            set_bit(bits, r + (c - col) * plane)
+
+
 @jit(parallel=True)
 def jump_from_ranks(ranks, bits, t, run_first, run_stop):
     """jump_from_cur over a list of ascending ranks (runs of one plane:
     plane_kernels.runs_for), setting the states reached in bits (a bitset of the level)."""
-    width = t.width
-    plane = t.plane
-    for k in prange(run_first.size):
-        first = run_first[k]
-        lo, col, trackers, constants = _jump_unit(t, np.int64(ranks[first]) // plane)
-        for i in range(first, run_stop[k]):
-            r = np.int64(ranks[i])
-            for c in range(width):
-                if c != col:
-                    set_bit(bits, r + (c - col) * plane)
-            if constants[0]:
-                _set_column_jumps(bits, t, r - lo, r, constants, trackers)
+    sweep_runs(ranks, bits, t, run_first, run_stop, _jump_unit, _row_bits, _set_column_jumps)
 
 
 @jit(inline="always")

@@ -222,23 +222,28 @@ def plane_unit(t, b):
     return b * t.plane, b % t.width, trackers, constants
 
 
-@jit(parallel=True)
-def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop,
-                  mark, colour, colours):
-    """Mark NEXT (code `mark`, None: 01) every UNSEEN neighbour of every CUR state; found[u]
-    is the number marked from unit u.  A plane is one run of the colouring (parity_run):
-    given the runs' colours (not None), only the planes of `colour` hold CUR states
-    (expansion.ExpansionState)."""
+@jit(inline="always")
+def sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop, code,
+                colour, colours, unit, row, column):
+    """The sweep of the two-bit array's units (units_for), both metrics': mark NEXT (code
+    `code`) the UNSEEN states the moves of the CUR states reach; found[u] is the number
+    marked from unit u.  A plane is one run of the colouring (parity_run): given the runs'
+    colours (not None), only the planes of `colour` hold CUR states.  The metric's moves are
+    three compiled functions, inline="always", inlined here with the loop (so the plane's
+    constants stay in registers): unit(t, b) -> (first rank, blank's column, trackers,
+    constants) of plane b; row(a, flags, g0, lanes, plane, col, width, code) -> how many
+    the moves along the row of a word's CUR lanes mark; column(a, flags, t, q, r,
+    constants, trackers, code) -> how many those along the column of state r (q of its
+    plane) mark, asked only when the plane has any (constants[0])."""
     width = t.width
     plane = t.plane
-    code = ONE if mark is None else mark  # None (Korf's search): compiled with 01 folded in
     for u in prange(unit_plane.size):
         found[u] = 0
         if colours is not None and colours[unit_plane[u]] != colour:
             continue
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
-        lo, col, trackers, constants = plane_unit(t, unit_plane[u])
+        lo, col, trackers, constants = unit(t, unit_plane[u])
         hi = lo + plane
         new = 0
         for w in range(unit_first[u], unit_stop[u]):
@@ -246,36 +251,69 @@ def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, un
             if lanes == 0:
                 continue
             g0 = w * STATES_PER_WORD
-            new += _horizontal(a, next_flags, g0, lanes, plane, col, width, code)
-            if not constants[0]:  # no vertical move
+            new += row(a, next_flags, g0, lanes, plane, col, width, code)
+            if not constants[0]:  # no move along the column
                 continue
             while lanes:
-                q = g0 + np.int64(lowest_bit(lanes) >> ONE) - lo
+                r = g0 + np.int64(lowest_bit(lanes) >> ONE)
                 lanes &= lanes - ONE
-                down, up = plane_moves(t, q, constants, trackers)
-                if down >= 0:
-                    new += mark_next(a, next_flags, down, code)
-                if up >= 0:
-                    new += mark_next(a, next_flags, up, code)
+                new += column(a, next_flags, t, r - lo, r, constants, trackers, code)
         found[u] = new
+
+
+@jit(inline="always")
+def sweep_runs(ranks, bits, t, run_first, run_stop, unit, row, column):
+    """The sweep of a list of ascending ranks (runs of one plane: runs_for), both metrics':
+    set in bits (a bitset of the whole space) every state their moves reach.  unit as in
+    sweep_units; row(bits, r, plane, col, width) and column(bits, t, q, r, constants,
+    trackers) set the moves of state r (q of its plane) along the row and the column."""
+    width = t.width
+    plane = t.plane
+    for k in prange(run_first.size):
+        first = run_first[k]
+        lo, col, trackers, constants = unit(t, np.int64(ranks[first]) // plane)
+        for i in range(first, run_stop[k]):
+            r = np.int64(ranks[i])
+            row(bits, r, plane, col, width)
+            if constants[0]:  # a move along the column
+                column(bits, t, r - lo, r, constants, trackers)
+
+
+@jit(inline="always")
+def _vertical_marks(a, next_flags, t, q, r, constants, trackers, code):
+    """The vertical moves of state r (q of its plane): how many UNSEEN states they mark."""
+    down, up = plane_moves(t, q, constants, trackers)
+    new = 0
+    if down >= 0:
+        new += mark_next(a, next_flags, down, code)
+    if up >= 0:
+        new += mark_next(a, next_flags, up, code)
+    return new
+
+
+@jit(inline="always")
+def _vertical_bits(bits, t, q, r, constants, trackers):
+    """The vertical moves of state r, set in a bitset of the whole space."""
+    down, up = plane_moves(t, q, constants, trackers)
+    if down >= 0:
+        set_bit(bits, down)
+    if up >= 0:
+        set_bit(bits, up)
+
+
+@jit(parallel=True)
+def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop,
+                  mark, colour, colours):
+    """Mark NEXT (code `mark`, None: 01) every UNSEEN neighbour of every CUR state
+    (sweep_units; given the runs' colours, of the CUR states of `colour`)."""
+    code = ONE if mark is None else mark  # None (Korf's search): compiled with 01 folded in
+    sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop, code,
+                colour, colours, plane_unit, _horizontal, _vertical_marks)
 
 
 @jit(parallel=True)
 def mark_planes(ranks, bits, t, run_first, run_stop):
     """Set in bits (a bitset of the whole space) every neighbour of the ascending ranks: the
     sweep of expand_planes over a list of ranks, in runs of one plane (runs_for)."""
-    width = t.width
-    plane = t.plane
-    for k in prange(run_first.size):
-        first = run_first[k]
-        lo, col, trackers, constants = plane_unit(t, np.int64(ranks[first]) // plane)
-        for i in range(first, run_stop[k]):
-            r = np.int64(ranks[i])
-            _horizontal_bits(bits, r, plane, col, width)
-            if not constants[0]:  # no vertical move
-                continue
-            down, up = plane_moves(t, r - lo, constants, trackers)
-            if down >= 0:
-                set_bit(bits, down)
-            if up >= 0:
-                set_bit(bits, up)
+    sweep_runs(ranks, bits, t, run_first, run_stop, plane_unit, _horizontal_bits,
+               _vertical_bits)

@@ -134,8 +134,8 @@ def _kernel(role, tables):
     return kernel
 
 
-@jit(inline="always")
-def scratch(max_moves, work_size):
+@numba.njit(inline="always", cache=False)  # inlined where called: nothing of its own to
+def scratch(max_moves, work_size):  # cache, and no cache directory made at import
     """A thread's arrays for the neighbours kernel: out (max_moves) and work (work_size)."""
     return np.empty(max_moves, np.int64), np.empty(work_size, np.int64)
 

@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import race_twsearch
 import twsearch_peer as peer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,22 +90,10 @@ def run_puzzledb(path, name, threads, metric, scratch, store="layers", memory_mb
 
 
 def without_sets(path, names, scratch):
-    """A scratch copy of a definition file without the sets `names` (their Set lines and
-    their entries in every block): made at run time, never kept in the project."""
-    lines, out, skipping = path.read_text().splitlines(), [], False
-    for line in lines:
-        tokens = line.split("#", 1)[0].split()
-        if tokens[:1] == ["Set"] and tokens[1] in names:
-            continue
-        if len(tokens) == 1 and tokens[0] in names:
-            skipping = True
-            continue
-        if skipping and tokens and (tokens[0][0].isdigit() or tokens[0] == "?"):
-            continue
-        skipping = False
-        out.append(line)
+    """A scratch copy of a definition file without the sets `names` (race_twsearch's
+    transformation): made at run time, never kept in the project."""
     copy = scratch / f"{path.stem}-without-{'-'.join(names)}.tws"
-    copy.write_text("\n".join(out) + "\n")
+    copy.write_text(race_twsearch.without_sets(path.read_text(), names))
     return copy
 
 

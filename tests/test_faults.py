@@ -43,7 +43,7 @@ from puzzledb.store import COUNTS, DISTANCES
 from puzzledb.store.kinds import stored
 from puzzledb.store.layer import Layer
 from puzzledb.store.layers import LayerStore
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
 FLIPIT = puzzles.get("flipit-square")
@@ -188,7 +188,7 @@ def test_a_rule_that_succeeds_ends_its_process_at_once_with_its_log_whole(tmp_pa
     script = (
         "import sys\n"
         "from types import SimpleNamespace\n"
-        "from puzzledb.workflow import rule_job\n"
+        "from puzzledb.rules import rule_job\n"
         f"with rule_job(SimpleNamespace(log=[{str(log)!r}], config={{}})):\n"
         "    print('written', file=sys.stderr)\n"
         "    print('to stdout', end='')\n"

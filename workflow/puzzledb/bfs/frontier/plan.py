@@ -30,7 +30,7 @@ SPAN_LIMIT = 4
 class StepRecord:
     """What a step of the frontier search did and what comes next: the record
     frontier/step_NNN.json (NNN: `first`), a Snakemake checkpoint's output that the
-    workflow follows (workflow/frontier.py, FrontierRules.records)."""
+    workflow follows (rules/frontier.py, FrontierRules.records)."""
 
     puzzle: str
     definition_hash: str

@@ -4,7 +4,7 @@ analysis.py with the default target, pdbs.py), and how a rule's script runs as a
 (job.py; frontier_job.py gives a frontier rule's job its search).  What the rule files
 import plans only and loads no compiled code, so parsing the Snakefile stays quick."""
 
-from puzzledb.workflow.common import PUZZLE_NAME
-from puzzledb.workflow.job import rule_job
+from puzzledb.rules.common import PUZZLE_NAME
+from puzzledb.rules.job import rule_job
 
 __all__ = ["PUZZLE_NAME", "rule_job"]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from puzzledb.bfs import in_memory
 from puzzledb import puzzles
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake, append=True):
     in_memory.build(

@@ -3,7 +3,7 @@
 import sys
 
 from puzzledb import puzzles
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 from puzzledb.solvers import additive
 
 with rule_job(snakemake):

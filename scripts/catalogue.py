@@ -3,7 +3,7 @@
 
 from puzzledb import puzzles
 from puzzledb.report.catalogue import merge
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     merge(puzzles.get(snakemake.wildcards.puzzle), snakemake.input,

@@ -4,7 +4,7 @@ import sys
 
 from puzzledb import puzzles
 from puzzledb.report.catalogue import search_part
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     puzzle = puzzles.get(snakemake.wildcards.puzzle)

@@ -2,8 +2,8 @@
 
 import sys
 
-from puzzledb.workflow import rule_job
-from puzzledb.workflow.frontier_job import frontier_search
+from puzzledb.rules import rule_job
+from puzzledb.rules.frontier_job import frontier_search
 
 with rule_job(snakemake):
     depth, part, parts = (int(snakemake.wildcards[k]) for k in ("depth", "part", "parts"))

@@ -3,8 +3,8 @@
 import sys
 
 from puzzledb.bfs.frontier.plan import StepRecord
-from puzzledb.workflow import rule_job
-from puzzledb.workflow.frontier_job import frontier_search
+from puzzledb.rules import rule_job
+from puzzledb.rules.frontier_job import frontier_search
 
 with rule_job(snakemake):
     frontier_search(snakemake).finish(StepRecord.read(snakemake.input.record),

@@ -4,8 +4,8 @@ record (puzzledb.bfs.frontier.step)."""
 import sys
 
 from puzzledb.bfs.frontier.plan import StepRecord
-from puzzledb.workflow import rule_job
-from puzzledb.workflow.frontier_job import frontier_search
+from puzzledb.rules import rule_job
+from puzzledb.rules.frontier_job import frontier_search
 
 with rule_job(snakemake, append=True):
     previous = snakemake.input.get("previous")

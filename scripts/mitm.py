@@ -6,7 +6,7 @@ from pathlib import Path
 
 from puzzledb.query import problems
 from puzzledb import puzzles
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     entry = snakemake.params.problem_set

@@ -5,7 +5,7 @@ from pathlib import Path
 from puzzledb.report import plots
 from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     for name, manifest, path in zip(snakemake.params.puzzles, snakemake.input.manifests,

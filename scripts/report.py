@@ -2,7 +2,7 @@
 directory, this run's puzzles (the rule's inputs) first."""
 
 from puzzledb.report import page
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     page.write_report(snakemake.output[0], snakemake.config["results"],

@@ -6,7 +6,7 @@ from pathlib import Path
 from puzzledb.report import analysis
 from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
     puzzle = puzzles.get(snakemake.wildcards.puzzle)

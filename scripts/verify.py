@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from puzzledb import puzzles
-from puzzledb.workflow import rule_job
+from puzzledb.rules import rule_job
 from puzzledb.store.files import write_text
 from puzzledb.store.kinds import stored
 

@@ -63,9 +63,9 @@ def numba_imports(stderr):
 
 def test_importing_the_workflow_adapter_loads_no_numba():
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import puzzledb.workflow"],
+        [sys.executable, "-X", "importtime", "-c", "import puzzledb.rules"],
         capture_output=True, text=True, check=True)
-    assert "puzzledb.workflow" in result.stderr and numba_imports(result.stderr) == []
+    assert "puzzledb.rules" in result.stderr and numba_imports(result.stderr) == []
 
 
 def test_parsing_the_snakefile_and_planning_the_frontier_jobs_loads_no_numba(tmp_path):
@@ -88,7 +88,7 @@ def test_parsing_the_snakefile_and_planning_the_frontier_jobs_loads_no_numba(tmp
         capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "frontier_manifest" in result.stdout and "pdb_table" in result.stdout
-    assert "puzzledb.workflow" in result.stderr and numba_imports(result.stderr) == []
+    assert "puzzledb.rules" in result.stderr and numba_imports(result.stderr) == []
 
 
 def test_the_kernel_cache_is_made_when_the_first_kernel_is_not_when_compiled_is_imported(

@@ -2,7 +2,7 @@
 # is marked with report(): `snakemake --report report.zip` files it under its puzzle (the
 # category) and its kind (the subcategory), with the caption in workflow/report/.
 
-from puzzledb.workflow.analysis import AnalysisRules
+from puzzledb.rules.analysis import AnalysisRules
 
 ANALYSIS = AnalysisRules(config, PLANS)
 SYMMETRIC = ANALYSIS.symmetric_puzzles()

@@ -6,7 +6,7 @@
 # samples.h5, and checkpoints the search (checkpoint.2bit, also not an output); with
 # `store: distances` also the table of every state's depth (distances.2bit, not an output).
 
-from puzzledb.workflow.bfs import BfsRules
+from puzzledb.rules.bfs import BfsRules
 
 BFS = BfsRules(config, PLANS)
 

@@ -2,7 +2,7 @@
 # around its goal pieces, its clusters searched by catalogue_part jobs (config
 # catalogue_jobs), each cluster by the job holding its least board, then merged.
 
-from puzzledb.workflow.catalogue import CatalogueRules
+from puzzledb.rules.catalogue import CatalogueRules
 
 CATALOGUE = CatalogueRules(config)
 

@@ -1,5 +1,5 @@
 # The config checked once, with every puzzle's search plan (bfs.select's answer, computed
-# once here and read by the rule files' adapters, puzzledb.workflow: no rule chooses or
+# once here and read by the rule files' adapters, puzzledb.rules: no rule chooses or
 # sizes anything itself).
 
 import sys
@@ -8,7 +8,7 @@ from puzzledb import paths, puzzles
 from puzzledb.config import checked_search_plans, problem_set
 from puzzledb.errors import ConfigError
 from puzzledb.process import release_exit
-from puzzledb.workflow.common import PUZZLE_NAME
+from puzzledb.rules.common import PUZZLE_NAME
 
 try:
     PLANS = checked_search_plans(

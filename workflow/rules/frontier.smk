@@ -4,7 +4,7 @@
 # checkpoint: the record says what comes next, the end or a depth fanned out into expand and
 # merge jobs whose results the next step gathers.
 
-from puzzledb.workflow.frontier import FrontierRules
+from puzzledb.rules.frontier import FrontierRules
 
 FRONTIER = FrontierRules(config, PLANS, checkpoints)
 WORK = paths.frontier_work(RESULTS)

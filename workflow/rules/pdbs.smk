@@ -3,7 +3,7 @@
 # written last once every table has been read back whole.  A failed table job leaves no
 # file (tables are written under a temporary name and renamed), so a rerun builds it again.
 
-from puzzledb.workflow.pdbs import PatternRules
+from puzzledb.rules.pdbs import PatternRules
 
 PDBS = PatternRules(config)
 TABLES = paths.pattern_databases(RESULTS)  # results/pdbs/{puzzle}/{partition}

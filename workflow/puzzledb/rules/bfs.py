@@ -5,7 +5,7 @@ from puzzledb import puzzles
 from puzzledb.bfs.memory import job_mb
 from puzzledb.bfs.modes import IN_MEMORY
 from puzzledb.store import LAYERS
-from puzzledb.workflow.common import puzzles_built
+from puzzledb.rules.common import puzzles_built
 
 # A search of fewer states than this runs on one thread whatever config `threads` says: its
 # BFS takes well under a second, a second thread would save a fraction of that, and the

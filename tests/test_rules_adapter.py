@@ -1,4 +1,4 @@
-"""The Snakemake adapter (puzzledb.workflow) read without Snakemake: the frontier rules walk
+"""The Snakemake adapter (puzzledb.rules) read without Snakemake: the frontier rules walk
 the chain of step records once, in order, and each rule's question (the record before a
 depth, the last record, a step's inputs) is answered from that walk; the search plans the
 rule files read are those the config check computed."""
@@ -9,8 +9,8 @@ from puzzledb import puzzles
 from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.bfs.modes import FRONTIER, IN_MEMORY
 from puzzledb.config import checked_search_plans
-from puzzledb.workflow.bfs import BfsRules
-from puzzledb.workflow.frontier import FrontierRules
+from puzzledb.rules.bfs import BfsRules
+from puzzledb.rules.frontier import FrontierRules
 
 
 class Checkpoints:

@@ -9,7 +9,7 @@ from puzzledb.bfs.frontier.plan import FrontierPlan, StepRecord
 from puzzledb.bfs.memory import frontier_job_mb, mb_of
 from puzzledb.bfs.modes import FRONTIER
 from puzzledb.errors import LayerError
-from puzzledb.workflow.common import puzzles_built
+from puzzledb.rules.common import puzzles_built
 
 
 class FrontierRules:

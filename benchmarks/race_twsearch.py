@@ -134,6 +134,14 @@ RACES = {
     "2x2x3": Race("3x3x3.tws", derive=("block", ("U", "R"))),
     "fto-corners-edges": Race("FTO.tws", depth_limit=9,
                               derive=("without", ("CENTER", "CENTER2"))),
+    # keys of several words (issue 42): prefixes, and m24conway's sparse group in full
+    "3x3x3": Race("3x3x3.tws", depth_limit=7, memory_mb=12000),
+    "megaminx": Race("megaminx.tws", depth_limit=6, memory_mb=12000),
+    "4x4x4": Race("4x4x4.tws", depth_limit=6, memory_mb=12000),
+    "fto": Race("FTO.tws", depth_limit=8, memory_mb=12000),
+    "squareone": Race("squareone.tws", depth_limit=15, memory_mb=12000),
+    "master-pyraminx": Race("master_pyraminx.tws", depth_limit=7, memory_mb=12000),
+    "m24conway": Race("m24conway.tws", memory_mb=12000),
 }
 SMALL = ["2x2x2", "skewb", "pyraminx"]
 
@@ -192,6 +200,10 @@ def race_one(name, race, path, program, scratch, args):
         print(f"tables {peer.compare(ours, theirs)}; twsearch {sum(theirs):,} states to depth "
               f"{len(theirs) - 1}, puzzledb {sum(ours):,} to depth {len(ours) - 1}")
     print("twsearch  " + "; ".join(describe(load, run) for load, run in tw_runs))
+    if race.depth_limit is not None:  # twsearch -g goes on: its time to the same depth
+        reached = [peer.twsearch_seconds(run.stdout, race.depth_limit) for _, run in tw_runs]
+        print(f"twsearch to depth {race.depth_limit}: " + "; ".join(
+            "never" if s is None else f"{s:.1f} s" for s in reached))
     if pdb_runs:
         print("puzzledb  " + "; ".join(describe(load, run) + puzzledb_split(run)
                                        for load, run in pdb_runs))

@@ -144,6 +144,13 @@ def twsearch_counts(text):
     return counts
 
 
+def twsearch_seconds(text, depth):
+    """The seconds `twsearch -g` had run when it printed depth `depth`'s line ("Dist 7 cnt
+    ... in 0.46"), or None when it never did: its time to a prefix's depth."""
+    found = re.search(rf"^\s*Dist\s+{depth}\s+cnt\s+\d+.*?\bin\s+([\d.]+)", text, re.M)
+    return float(found[1]) if found else None
+
+
 def twsearch_index(text):
     """What twsearch said of its search: its index size and the mode it chose."""
     size = re.search(r"^State size is (\d+)", text, re.M)

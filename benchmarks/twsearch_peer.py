@@ -145,10 +145,12 @@ def twsearch_counts(text):
 
 
 def twsearch_seconds(text, depth):
-    """The seconds `twsearch -g` had run when it printed depth `depth`'s line ("Dist 7 cnt
-    ... in 0.46"), or None when it never did: its time to a prefix's depth."""
-    found = re.search(rf"^\s*Dist\s+{depth}\s+cnt\s+\d+.*?\bin\s+([\d.]+)", text, re.M)
-    return float(found[1]) if found else None
+    """The seconds `twsearch -g` took for depths 0 .. `depth` (each "Dist 7 cnt ... in
+    0.46" line gives its depth's own), or None when it never reached it: its time to a
+    prefix's depth, its start (reading the file, its tables) left out."""
+    times = {int(d): float(t) for d, t in re.findall(
+        r"^\s*Dist\s+(\d+)\s+cnt\s+\d+.*?\bin\s+([\d.e+-]+)", text, re.M)}
+    return sum(times[d] for d in range(depth + 1)) if depth in times else None
 
 
 def twsearch_index(text):

@@ -150,7 +150,7 @@ def twsearch_seconds(text, depth):
     prefix's depth, its start (reading the file, its tables) left out."""
     times = {int(d): float(t) for d, t in re.findall(
         r"^\s*Dist\s+(\d+)\s+cnt\s+\d+.*?\bin\s+([\d.e+-]+)", text, re.M)}
-    return sum(times[d] for d in range(depth + 1)) if depth in times else None
+    return sum(t for d, t in times.items() if d <= depth) if depth in times else None
 
 
 def twsearch_index(text):

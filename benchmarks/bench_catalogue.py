@@ -18,6 +18,7 @@ clusters, boards searched and CPU seconds, so that the whole box is planned from
 """
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -28,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from puzzledb import puzzles
 from puzzledb.report.catalogue import merge, rows, search_part
@@ -118,6 +120,56 @@ def race(args):
     return 0 if his_solvable == len(inside) else 1
 
 
+def _run_children(commands):
+    """Commands run side by side: wall seconds, CPU seconds (all), the largest peak RSS."""
+    started = time.perf_counter()
+    procs = {subprocess.Popen(c).pid: c for c in commands}
+    cpu = rss = 0.0
+    while procs:
+        pid, status, usage = os.wait4(-1, 0)
+        if procs.pop(pid, None) is None:
+            continue
+        if status:
+            sys.exit(f"failed: {' '.join(commands[0][:3])} ...")
+        cpu += usage.ru_utime + usage.ru_stime
+        rss = max(rss, usage.ru_maxrss / 2**20)
+    return time.perf_counter() - started, cpu, rss
+
+
+def whole(args):
+    """The whole catalogue by --jobs job processes side by side, then the merge (its own
+    process): time, CPU, peak RSS, and what it found."""
+    directory = Path(args.scratch) / args.name
+    directory.mkdir(parents=True, exist_ok=True)
+    parts = [directory / f"part{j}.npz" for j in range(args.jobs)]
+    code = ("import sys; from puzzledb import puzzles; from puzzledb.report.catalogue import "
+            "{}; p = puzzles.get(sys.argv[1]); ")
+    job = code.format("search_part") + ("search_part(p, int(sys.argv[2]), int(sys.argv[3]), "
+                                        "sys.argv[4], log=lambda line: print(line, "
+                                        "file=sys.stderr))")
+    loads = [Path("/proc/loadavg").read_text().split()[0]]
+    if not args.merge_only:
+        search = _run_children([[sys.executable, "-c", job, args.name, str(j), str(args.jobs),
+                                 str(parts[j])] for j in range(args.jobs)])
+        loads.append(Path("/proc/loadavg").read_text().split()[0])
+        print(f"{args.name}: search {search[0]:,.0f} s wall, {search[1]:,.0f} s CPU "
+              f"({args.jobs} jobs), peak RSS {search[2]:.2f} GiB a job; load {loads[0]} "
+              f"at start, {loads[-1]} at end", flush=True)
+    merge_code = code.format("merge") + "merge(p, sys.argv[2:-2], sys.argv[-2], sys.argv[-1])"
+    merged = _run_children([[sys.executable, "-c", merge_code, args.name,
+                             *map(str, parts), str(directory / "catalogue.csv"),
+                             str(directory / "summary.csv")]])
+    loads.append(Path("/proc/loadavg").read_text().split()[0])
+    print(f"{args.name}: merge {merged[0]:,.0f} s wall, {merged[1]:,.0f} s CPU, peak RSS "
+          f"{merged[2]:.2f} GiB; load {loads[-1]}")
+    summary = pd.read_csv(directory / "summary.csv")
+    hardest = rows(directory / "catalogue.csv", limit=1)[0]
+    print(f"{args.name}: {int(summary.clusters.sum()):,} clusters reaching the goal, "
+          f"{int(summary.minimal.sum()):,} minimal; hardest {hardest['moves']} moves, its "
+          f"cluster {int(hardest['states']):,} boards: {hardest['board']}")
+    return 0
+
+
 def slices(args):
     puzzle = puzzles.get(f"rush{args.box}")
     kernels, tables = puzzle.compiled, puzzle.tables()
@@ -151,8 +203,13 @@ def main():
     p.add_argument("--box", type=int, default=6, choices=(4, 5, 6))
     p.add_argument("--at", default="0,66000000,132000000,198000000,260000000")
     p.add_argument("--size", type=int, default=262144)
+    p = sub.add_parser("whole")
+    p.add_argument("--name", default="rush6-fogleman")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--scratch", default=tempfile.gettempdir())
+    p.add_argument("--merge-only", action="store_true", help="the parts made before: merge")
     args = parser.parse_args()
-    return race(args) if args.what == "race" else slices(args)
+    return {"race": race, "slices": slices, "whole": whole}[args.what](args)
 
 
 if __name__ == "__main__":

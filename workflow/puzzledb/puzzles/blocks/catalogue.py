@@ -29,11 +29,13 @@ from puzzledb.puzzles.blocks.drawing import (
     lane_of,
     shape_label,
 )
+from puzzledb.puzzles.blocks.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
 PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
+SPACE_WORDS = {"every": "", "fogleman": ", in Fogleman's space"}  # for the description
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes
 # (the first `goals` classes) and where they stand; for every class and anchor the cells it
@@ -239,20 +241,34 @@ class CataloguePuzzle(Puzzle, Catalogued):
     drawn = True
 
     def __init__(self, name, goal, catalogue, metric="step", axis="free", description=""):
-        if not isinstance(catalogue, dict) or set(catalogue) - {"pieces", "walls"}:
-            raise DefinitionError("catalogue", "{pieces: [shapes], walls: N}")
+        if not isinstance(catalogue, dict) or set(catalogue) - {"pieces", "walls", "space"}:
+            raise DefinitionError("catalogue", "{pieces: [shapes], walls: N, space: every "
+                                  "or fogleman}")
         self.name = name
         self.catalogue = Catalogue(name, goal, catalogue.get("pieces"),
                                    catalogue.get("walls", 0), metric, axis)
         self.spec = {"pieces": [str(p) for p in catalogue["pieces"]],
                      "walls": catalogue.get("walls", 0)}
+        space = catalogue.get("space", "every")
+        if space not in SPACES:
+            raise DefinitionError("catalogue", f"space: {space!r}: {' or '.join(SPACES)}")
+        self.lanes = None  # the bars' lanes (lanes.py), when every piece is a bar
+        if is_lane_catalogue(self.catalogue):
+            self.lanes = Lanes(self.catalogue, space)
+            self.lanes.check()
+        elif space != "every":
+            raise DefinitionError("catalogue", f"space: {space!r} is for bars moving along "
+                                  f"their length (Rush Hour's cars and trucks)")
+        if space != "every":
+            self.spec["space"] = space
         self.goal_text, self.metric, self.axis = goal, metric, axis
         cat = self.catalogue
         self.cells, self.width = cat.cells, cat.width
         self.description = description or (
             f"catalogue of sliding blocks, {cat.width}x{cat.drawing.height} box, pieces "
             f"{', '.join(self.spec['pieces'])} around {' '.join(c.label for c in cat.classes if c.goal)}"
-            f"{f', up to {cat.walls} walls' if cat.walls else ''}, {metric} moves")
+            f"{f', up to {cat.walls} walls' if cat.walls else ''}, {metric} moves"
+            f"{SPACE_WORDS[space]}")
 
     def definition(self):
         return {"family": "blocks", "goal": " ".join(str(self.goal_text).split()),

@@ -3,6 +3,8 @@ piece, its clusters, their farthest boards and Fogleman's minimality, compared w
 plain-Python model of the rules written here (every board of tiny boxes, and the clusters of
 a slice of the 5x5 Rush Hour box); bad definitions in one line; the queries."""
 
+import csv
+import io
 from collections import deque
 from itertools import count
 
@@ -243,6 +245,37 @@ def test_fogleman_space_is_the_plain_models_boards_without_his_exclusions(tmp_pa
     (tmp_path / "every").mkdir()
     every = kernel_rows(puzzles.get("rush4"), tmp_path / "every")
     assert 0 < len(table) < len(every) and set(table.board) < set(every.board)
+
+
+def plain_table(puzzle, parts):
+    """catalogue.csv as Python's csv module writes the parts' rows (the formatter's
+    reference): by moves, the most first, then by key; each board drawn by the puzzle."""
+    read = [dict(np.load(p)) for p in parts]
+    rows_ = [(int(m), puzzle.format(puzzle.board_of_key(f, w)), int(s),
+              "true" if mi else "false", " ".join(map(str, c.tolist())), tuple(f.tolist()))
+             for p in read for m, f, w, s, mi, c in zip(
+                 p["moves"], p["far"], p["walls"], p["states"], p["minimal"],
+                 np.split(p["counts"], p["spans"][1:-1]))]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("moves", "board", "states", "minimal", "counts"))
+    writer.writerows(r[:5] for r in sorted(rows_, key=lambda r: (-r[0], r[5])))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name, goal, pieces, walls", [
+    ("rush4", None, None, 0),
+    ("blocks-3x3", "... .XX ...", ["2x1", "1x2", "1x1"], 0),
+    ("walled-3x3", "#.. .XX ...", ["1x2", "1x1"], 1),
+])
+def test_the_compiled_table_is_what_the_csv_module_writes(name, goal, pieces, walls,
+                                                          tmp_path):
+    puzzle = puzzles.get("rush4") if name == "rush4" else build(name, {
+        "family": "blocks", "goal": goal, "metric": "step", "axis": "free",
+        "catalogue": {"pieces": pieces, "walls": walls}})
+    kernel_rows(puzzle, tmp_path)
+    parts = [tmp_path / f"part{j}.npz" for j in range(2)]
+    assert (tmp_path / "catalogue.csv").read_text() == plain_table(puzzle, parts)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -14,6 +14,7 @@ from puzzledb.errors import StorageError
 from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
+CHUNK = 1 << 20  # rows of catalogue.csv formatted at a time
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
 # what a job's search finds, lists of arrays: each cluster's states, moves and minimal
@@ -98,22 +99,35 @@ def merge(puzzle, parts, table_path, summary_path):
     moves = np.concatenate([p["moves"] for p in read])
     states = np.concatenate([p["states"] for p in read])
     minimal = np.concatenate([p["minimal"] for p in read])
-    counts = [c for p in read for c in np.split(p["counts"], p["spans"][1:-1])]
+    counts = np.concatenate([p["counts"] for p in read])
+    lengths = np.concatenate([np.diff(p["spans"]) for p in read])
+    spans = np.concatenate(([0], np.cumsum(lengths)))
     order = np.lexsort(tuple(far[:, w] for w in range(far.shape[1] - 1, -1, -1)) + (-moves,))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for i in order.tolist():
-        writer.writerow((int(moves[i]), puzzle.format(puzzle.board_of_key(far[i], walls[i])),
-                         int(states[i]), "true" if minimal[i] else "false",
-                         " ".join(str(int(c)) for c in counts[i])))
-    write_text(table_path, out.getvalue())
+    _write_table(puzzle, table_path, order, moves, states, minimal, spans, counts, far, walls)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SUMMARY)
-    for m in sorted(set(moves.tolist()), reverse=True):
+    for m in np.unique(moves)[::-1].tolist():
         writer.writerow((m, int((moves == m).sum()), int(((moves == m) & minimal).sum())))
     write_text(summary_path, out.getvalue())
+
+
+def _write_table(puzzle, path, order, *columns):
+    """catalogue.csv: its header, then the rows of the clusters in order (CHUNK at a time,
+    by the compiled formatter of puzzles/blocks/table_kernels.py)."""
+    from puzzledb.puzzles.blocks import table_kernels  # compiled: a merge's import
+
+    tables = puzzle.tables()
+    letters = np.frombuffer("".join(puzzle.letters()).encode(), np.uint8)
+    goal_letters = np.frombuffer("".join(c.label for c in puzzle.catalogue.classes
+                                         if c.goal).encode(), np.uint8)
+    moves, states, minimal, spans, counts, far, walls = columns
+    with atomic_file(path) as tmp, open(tmp, "wb") as f:
+        f.write((",".join(COLUMNS) + "\n").encode())
+        for lo in range(0, len(order), CHUNK):
+            f.write(table_kernels.csv_rows(tables, order[lo:lo + CHUNK], moves, states,
+                                           minimal, spans, counts, far, walls, letters,
+                                           goal_letters).tobytes())
 
 
 def rows(path, moves=None, min_moves=None, limit=None, minimal_only=False):

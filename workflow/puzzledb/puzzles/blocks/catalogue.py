@@ -35,6 +35,7 @@ from puzzledb.puzzles.blocks.puzzle import METRICS
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
 PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
 SPACE_WORDS = {"every": "", "fogleman": ", in Fogleman's space"}  # for the description
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes
@@ -379,9 +380,7 @@ class CataloguePuzzle(Puzzle, Catalogued):
         """The drawing: the goal pieces with their letters, the others lettered A, B, ... in
         reading order (skipping the goal's letters), walls '#'."""
         cat = self.catalogue
-        goals = {c.label for c in cat.classes if c.goal}
-        letters = iter(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz"
-                       "0123456789" if ch not in goals)
+        letters = iter(self.letters())
         names = {}
         symbols = []
         for code in np.asarray(board).tolist():
@@ -396,6 +395,11 @@ class CataloguePuzzle(Puzzle, Catalogued):
                 symbols.append(names[code])
         width = cat.width
         return " ".join("".join(symbols[i:i + width]) for i in range(0, len(symbols), width))
+
+    def letters(self):
+        """The letters of the pieces other than the goal's, in reading order."""
+        goals = {c.label for c in self.catalogue.classes if c.goal}
+        return [ch for ch in LETTERS if ch not in goals]
 
     def picture(self, board):
         board = np.asarray(board).tolist()

@@ -36,6 +36,7 @@ UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
 PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
+JOBS = "config catalogue_jobs: {name: J}; rule catalogue merges their parts into catalogue.csv"
 SPACE_WORDS = {"every": "", "fogleman": ", in Fogleman's space"}  # for the description
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes
@@ -304,15 +305,17 @@ class CataloguePuzzle(Puzzle, Catalogued):
         classes = ", ".join(f"{c.label} ({'goal, ' if c.goal else ''}"
                             f"{len(c.anchors)} places)" for c in cat.classes)
         seen = 8 * (cat.words + 1) + 8 + 8
-        return [("classes", classes),
-                ("keys", f"{cat.words} word{'s' * (cat.words > 1)} a board ({cat.bits} "
-                         f"bits a cell)"),
+        lines = [("classes", classes),
+                 ("keys", f"{cat.words} word{'s' * (cat.words > 1)} a board ({cat.bits} "
+                          f"bits a cell)")]
+        if self.lanes is not None:
+            return lines + self.lanes.info_lines()
+        return lines + [
                 ("job memory", f"{self.board_bytes()} bytes a board and 4 a move of the "
                                f"largest cluster a job searches (twice that while its arrays "
                                f"grow), and at most {SEEN_BOUND * seen / 2**20:,.0f} MiB of "
                                f"candidates met"),
-                ("jobs", "config catalogue_jobs: {name: J}; rule catalogue merges their "
-                         "parts into catalogue.csv")]
+                ("jobs", JOBS)]
 
     # -- boards ----------------------------------------------------------------------------
     def parse(self, text):

@@ -149,6 +149,20 @@ class Lanes:
             raise DefinitionError("catalogue", f"a layout may have {self.max_ranks():,} "
                                   f"boards, more than {MARK_LIMIT:,}: the box is too large")
 
+    def info_lines(self):
+        """`puzzledb info`'s lines: the units of work, a job's memory (lane_search.py)."""
+        wall_sets, rows = units(self)
+        ranks = self.max_ranks()
+        return [("layouts", f"{len(wall_sets) * rows:,} units of work (a choice of each "
+                            f"row's bars{' and of the walls' if self.cat.walls else ''}), a "
+                            f"layout at most {ranks:,} boards"),
+                ("job memory", f"{ranks * 3 / 8 / 2**20:,.0f} MiB of marks (three bits a "
+                               f"board of the largest layout), 48 bytes a board of the "
+                               f"largest cluster (its queues, doubled as needed), and 40 "
+                               f"bytes a cluster found and 4 a distance count"),
+                ("jobs", "config catalogue_jobs: {name: J}, job j taking the units j, "
+                         "j + J, ...; rule catalogue merges their parts into catalogue.csv")]
+
     # -- the kernels' tables ------------------------------------------------------------------
     def tables(self):
         return _tables(self)

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 import yaml
 
+from building import build_in_memory
 from conftest import ROOT, read_csv_as_pandas_does, run_snakemake
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles
 from puzzledb.config import SCHEMA, check_config
 from puzzledb import paths
@@ -53,7 +54,7 @@ def build(name, root):
     """The layer counts of a defined puzzle, built by the engine into root."""
     directory = Path(paths.layers(root, name))
     if not (directory / "manifest.json").exists():
-        in_memory.build(puzzles.get(name), directory, threads=2, progress=False,
+        build_in_memory(puzzles.get(name), directory, threads=2, progress=False,
                      log=lambda m: None)
     with DepthDatabase.open(name, root) as db:
         return db.counts
@@ -133,7 +134,7 @@ def test_every_rank_of_a_domino_board_is_reachable_and_the_kernel_follows_the_ru
         assert puzzle.rank(board) == rank == rank_reference(puzzle, board)
         expected = sorted(rank_reference(puzzle, b) for b in moves_reference(board, width))
         assert sorted(puzzle.neighbours(rank)) == expected
-    report = in_memory.build(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
+    report = build_in_memory(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
     assert report.total == puzzle.size
 
 

@@ -5,8 +5,9 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles, solvers
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
@@ -35,7 +36,7 @@ def flipit_results(tmp_path_factory):
     numba.set_num_threads(2)
     flipit_results = tmp_path_factory.mktemp("flipit_results")
     for name in ("flipit-square", "flipit-square-diagonal"):
-        in_memory.build(puzzles.get(name), flipit_results / name / "layers", threads=2,
+        build_in_memory(puzzles.get(name), flipit_results / name / "layers", threads=2,
                      progress=False, log=lambda m: None)
     return flipit_results
 

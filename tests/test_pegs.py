@@ -13,9 +13,10 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
 from conftest import puzzledb_cli
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory, memory
+from puzzledb.bfs import memory
 from puzzledb import puzzles
 from puzzledb import paths
 from puzzledb.query.database import DepthDatabase
@@ -146,7 +147,7 @@ def peg_results(tmp_path_factory):
     numba.set_num_threads(2)
     root = tmp_path_factory.mktemp("pegs")
     for name in ("hoppers", "triangle15"):
-        in_memory.build(puzzles.get(name), Path(paths.layers(root, name)), threads=2,
+        build_in_memory(puzzles.get(name), Path(paths.layers(root, name)), threads=2,
                      progress=False, log=lambda m: None)
     return root
 
@@ -314,12 +315,12 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
     from layer 5 alone (a graded search holds no seen set)."""
     hoppers = puzzles.get("hoppers")
     directory = Path(paths.layers(tmp_path, "hoppers"))
-    in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     (directory / "manifest.json").unlink()
     for depth in range(7, 12):
         (directory / f"depth_{depth:03d}.h5").unlink()
     (directory / "depth_006.h5").write_bytes(b"cut short")
-    report = in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    report = build_in_memory(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     assert report.resumed_from == 5 and report.total == 2344
     assert layer_counts(tmp_path, "hoppers") == HOPPERS_COUNTS
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from puzzledb.bfs import in_memory
+from building import build_in_memory
 from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.config import check_config
@@ -117,7 +117,7 @@ def results(tmp_path_factory):
     """A results directory with two small databases, an ungraded and a graded one."""
     results = tmp_path_factory.mktemp("fuzz")
     for name in ("eight", "hoppers"):
-        in_memory.build(puzzles.get(name), results / name / "layers", progress=False,
+        build_in_memory(puzzles.get(name), results / name / "layers", progress=False,
                      log=lambda message: None)
     return results
 

@@ -50,9 +50,9 @@ from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
 from puzzledb.puzzles.base import ChainedMoves, show_boards
 from puzzledb.solvers import SEARCHES
-from puzzledb.store import DISTANCES, LAYERS, STORES, label_modulus
+from puzzledb.query.kinds import KINDS, stored
+from puzzledb.store import DISTANCES, LAYERS, label_modulus
 from puzzledb.store.distances import table_bytes
-from puzzledb.store.kinds import stored
 
 # The engine, the solvers and the problem files load numba (half a second of CPU): they are
 # imported by the commands that use them, so that a query that needs no kernel (distance,
@@ -131,13 +131,10 @@ def _database_commands(sub, default):
                         "the in-memory search is then built by the frontier search")
     p.add_argument("--shards", type=int, default=None, metavar="S",
                    help="build by the frontier search, the rank space cut into S segments")
-    p.add_argument("--store", choices=STORES, default=LAYERS,
-                   help="layers (default): every layer's file; counts: the in-memory search "
-                        "keeps each layer's count, a sample and the deepest positions, and "
-                        "checkpoints itself (a rerun resumes from the last checkpoint); "
-                        "distances: the same, and every position's depth modulo 3 (or 4) in "
-                        "two bits, one file (distance, solve and count answer from it; "
-                        "`puzzledb info <puzzle>` gives its size)")
+    p.add_argument("--store", choices=KINDS, default=LAYERS,
+                   help="what the database keeps (default layers): " + "; ".join(
+                       f"{kind.name}, {kind.describes}" for kind in KINDS.values())
+                   + " (`puzzledb info <puzzle>` gives the table's size)")
     p.add_argument("--checkpoint-minutes", type=float, default=default["checkpoint_minutes"],
                    metavar="M", help=f"--store counts or distances: minutes between "
                                      f"checkpoints (default {default['checkpoint_minutes']:g}; "
@@ -290,12 +287,12 @@ def _info(puzzle, args, pdbs, out):
     print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
           file=out)
     if puzzle.ranks_fit:
-        print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
-              f"mode: bounded by segment)", file=out)
+        print(f"search memory {KINDS[LAYERS].search_bytes(puzzle) / 2**20:,.1f} MiB in "
+              f"memory (frontier mode: bounded by segment)", file=out)
         if not puzzle.graded:  # what store: distances would take
             print(f"table         {table_bytes(puzzle) / 2**20:,.1f} MiB on disk with "
                   f"store: distances (depth modulo {label_modulus(puzzle)}), its search "
-                  f"{select.search_mib(puzzle, DISTANCES):,.1f} MiB", file=out)
+                  f"{KINDS[DISTANCES].search_bytes(puzzle) / 2**20:,.1f} MiB", file=out)
     else:
         print("search memory none: ranks beyond 64 bits, no database (tree search)",
               file=out)
@@ -343,12 +340,12 @@ def _design(puzzle, args, out):
 def _build(puzzle, args, out):
     """build: the search bfs.select chooses (the in-memory search when it fits --memory-mb,
     else, with --depth-limit, or with --shards, the frontier search), in this process."""
-    plan = select.choose(puzzle, args.memory_mb, args.shards, args.depth_limit, args.store)
+    plan = select.choose(puzzle, KINDS[args.store], args.memory_mb, shards=args.shards,
+                         depth_limit=args.depth_limit,
+                         checkpoint_minutes=args.checkpoint_minutes, job_states=args.job_states)
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,
-        memory_mb=args.memory_mb, job_states=args.job_states,
-        checkpoint_minutes=args.checkpoint_minutes,
         log=lambda message: print(message, file=sys.stderr))
     print(f"{total:,} states, max depth {max_depth}", file=out)
 

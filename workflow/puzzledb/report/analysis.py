@@ -10,7 +10,7 @@ import io
 import numpy as np
 
 from puzzledb.puzzles.base import show_boards
-from puzzledb.query.database import descend
+from puzzledb.query.lookups import descend
 from puzzledb.store.files import write_text
 
 ANTIPODE_ROUTES = 1000  # deepest positions written as move sequences, at most

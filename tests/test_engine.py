@@ -117,8 +117,17 @@ def test_a_bitset_gives_the_ranks_between_two_bounds_in_blocks():
         assert np.array_equal(found, ranks[(ranks >= low) & (ranks < upper)]), (low, high)
 
 
-@pytest.mark.parametrize("name", [n for n in puzzles.names()
-                                  if puzzles.get(n).move_parity([0]) is not None])
+def test_the_declared_flags_say_what_the_methods_give():
+    """A flag a family declares (bipartite, named_moves) agrees with the method it stands
+    for, on every known puzzle."""
+    for name in puzzles.names():
+        puzzle = puzzles.get(name)
+        assert puzzle.bipartite == (puzzle.move_parity([0]) is not None), name
+        goal = int(puzzle.goal_ranks()[0]) if puzzle.ranks_fit else 0
+        assert puzzle.named_moves == (puzzle.route_moves([goal]) is not None), name
+
+
+@pytest.mark.parametrize("name", [n for n in puzzles.names() if puzzles.get(n).bipartite])
 def test_a_move_parity_flips_with_every_move_is_one_for_the_goals_and_comes_in_runs(name):
     """What the frontier's bipartite merges and kept bitsets rest on: every move flips
     move_parity, the goal states share one parity (so layer d has parity goal + d), and

@@ -35,7 +35,16 @@ SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
 class Capabilities:
     """The optional capabilities several families share, each with a default that says
     "none" (docs/architecture.md, "The puzzle interface").  Puzzle derives from it; a new
-    shared capability is a method here whose default means "none"."""
+    shared capability is a method here whose default means "none", or a flag whose default
+    is False, set once where the family knows it (never found out by calling a method with
+    empty input)."""
+
+    # Declared by the family: every move flips move_parity's colouring, with the goals all
+    # of one colour, so no move joins two states of one layer and a state's neighbours lie
+    # in the layers just above and below it (domino; sliding, single-tile).
+    bipartite = False
+    # Declared by the family: its moves have names, which route_moves gives (permutation).
+    named_moves = False
 
     def symmetries(self):
         """Cell maps of a symmetry group, all but the identity, that carry the state graph
@@ -117,11 +126,10 @@ class Capabilities:
         return 0
 
     def move_parity(self, ranks):
-        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
-        one colour, as an int64 array: layer d is then all of one colour, and a state's
-        neighbours lie in the layers just above and below it (it halves the radii matching
-        tries, and the frontier engine's merges subtract one older layer, not two); None
-        when the puzzle has none.  Default: None."""
+        """A bipartite puzzle's 0/1 colouring of the ranks that every move flips, with the
+        goal states all of one colour, as an int64 array: layer d is then all of one colour
+        (it halves the radii matching tries, and the frontier engine's merges subtract one
+        older layer, not two); None when the puzzle has none.  Default: None."""
         return None
 
     def parity_run(self):
@@ -131,22 +139,15 @@ class Capabilities:
         Default: None."""
         return None
 
-    @property
-    def bipartite(self):
-        """Whether every move flips a colouring of the states (move_parity is not None): no
-        move then joins two states of one layer, so a state's neighbours lie in the layers
-        just above and below it."""
-        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
-
     def relabelling(self):
         """A renaming of pieces that maps the goal onto some queries and paths onto paths,
         for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
         return None
 
     def route_moves(self, ranks):
-        """The names of the moves a path of ranks takes, one per step (permutation puzzles:
-        the definition's move names, e.g. R U' F2); None when the puzzle's moves have no
-        names (its boards say it all).  Default: None."""
+        """The names of the moves a path of ranks takes, one per step, for a puzzle with
+        named_moves (permutation puzzles: the definition's move names, e.g. R U' F2); None
+        when its moves have no names (its boards say it all).  Default: None."""
         return None
 
     def query_sets(self):

@@ -29,7 +29,7 @@ class AnalysisRules:
     def routed_puzzles(self):
         """The puzzles whose moves have names: their deepest positions are also written as
         move sequences (antipodes_moves.txt)."""
-        return self._with_layers(lambda puzzle: puzzle.route_moves([]) is not None)
+        return self._with_layers(lambda puzzle: puzzle.named_moves)
 
     def phased_puzzles(self):
         """The puzzles with a start pattern (start_distribution.csv)."""

@@ -188,6 +188,7 @@ class DominoRelabelling:
 class DominoPuzzle(Puzzle):
     family = "domino"
     kernels = "puzzledb.puzzles.domino.kernels"
+    bipartite = True  # the place of the domino's colour (move_parity)
     max_moves = 4
 
     def __init__(self, name, width, height, goal, description=""):

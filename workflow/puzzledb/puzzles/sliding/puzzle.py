@@ -71,6 +71,7 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
         self.ranking = (DistinctTiles if distinct else RepeatedPieces)(self)
         self.metric = METRICS[metric](self.ranking, width, height)
         self.size = self.ranking.size
+        self.bipartite = self.metric.bipartite and self.ranks_fit  # the blank's colour
         self.max_moves = self.metric.max_moves
         self.description = description or (
             f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}"

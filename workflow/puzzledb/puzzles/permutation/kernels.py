@@ -26,6 +26,7 @@ from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
+    count_cur_unseen,
     cur_and_unseen,
     cur_lanes,
     lanes_within,
@@ -75,7 +76,7 @@ def _block_images(t, view, b, d, images, columns, scratch):
             images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
 
 
-@jit(inline="always")
+@jit
 def _row_targets(t, view, h, cache, images, target, columns, scratch):
     """target[m]: the first rank of the row that move m takes row h to, -1 when the move
     breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
@@ -194,97 +195,105 @@ def _mark_row(a, flags, row, column, lows, count, words):
 
 
 @jit(parallel=True)
-def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
-    """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
-    states marked.  A row's CUR states are listed first, then taken move by move: one
-    target row at a time, the low table read along its move's column (lo_moves)."""
+def expand_rows(a, cur_flags, next_flags, found, t, rows_per_unit, backward):
+    """Mark NEXT every UNSEEN neighbour of every CUR state (forward_unit), or every UNSEEN
+    state that has a CUR neighbour (backward_unit); found[u]: how many unit u's states
+    marked.  One parallel loop for both steps, each unit of work a function of its own:
+    numba compiles a parallel loop's body again and again, so the loop is kept small, and
+    both steps of a search are compiled (or loaded) at once, before it starts."""
+    for u in prange(found.size):
+        r0 = u * rows_per_unit
+        if backward:
+            found[u] = backward_unit(a, next_flags, t, r0, rows_per_unit)
+        else:
+            found[u] = forward_unit(a, cur_flags, next_flags, t, r0, rows_per_unit)
+
+
+@jit
+def forward_unit(a, cur_flags, next_flags, t, r0, rows_per_unit):
+    """The forward step's unit of work, rows r0 .. r0 + rows_per_unit: a row's CUR states
+    are listed first, then taken move by move, one target row at a time, the low table read
+    along its move's column (lo_moves); how many states it marked."""
     size_l = t.lo_size
     moves = t.moves
-    rows = t.size // size_l
-    for u in prange(found.size):
-        found[u] = 0
-        r0 = u * rows_per_unit
-        r1 = min(rows, r0 + rows_per_unit)
-        if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
+    r1 = min(t.size // size_l, r0 + rows_per_unit)
+    if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
+        return 0
+    cache, images, target, columns, scratch = _row_work(t)
+    view = _view(t)
+    lo_moves = t.lo_moves
+    lows = np.empty(size_l, np.uint64)
+    words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
+    new = 0
+    for h in range(r0, r1):
+        g0 = h * size_l
+        g1 = g0 + size_l
+        count = 0
+        for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+            lanes = lanes_within(cur_lanes(a[w]), w, g0, g1)
+            while lanes:
+                lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
+                lanes &= lanes - ONE
+                count += 1
+        if count == 0:
             continue
-        cache, images, target, columns, scratch = _row_work(t)
-        view = _view(t)
-        lo_moves = t.lo_moves
-        lows = np.empty(size_l, np.uint64)
-        words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
-        new = 0
-        for h in range(r0, r1):
-            g0 = h * size_l
-            g1 = g0 + size_l
-            count = 0
-            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
-                lanes = lanes_within(cur_lanes(a[w]), w, g0, g1)
-                while lanes:
-                    lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
-                    lanes &= lanes - ONE
-                    count += 1
-            if count == 0:
+        _row_targets(t, view, h, cache, images, target, columns, scratch)
+        gather = count >= BATCH_RATIO * words.size
+        for m in range(moves):
+            if target[m] < 0:
                 continue
-            _row_targets(t, view, h, cache, images, target, columns, scratch)
-            gather = count >= BATCH_RATIO * words.size
-            for m in range(moves):
-                if target[m] < 0:
-                    continue
-                row = np.uint64(target[m])
-                column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
-                if gather:
-                    new += _mark_row(a, next_flags, row, column, lows, count, words)
-                    continue
-                for i in range(count):
-                    v = column[lows[i]]
-                    if v >= 0:
-                        new += _mark(a, next_flags, row + np.uint64(v))
-        found[u] = new
+            row = np.uint64(target[m])
+            column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
+            if gather:
+                new += _mark_row(a, next_flags, row, column, lows, count, words)
+                continue
+            for i in range(count):
+                v = column[lows[i]]
+                if v >= 0:
+                    new += _mark(a, next_flags, row + np.uint64(v))
+    return new
 
 
-@jit(parallel=True)
-def expand_backward(a, next_flags, found, t, rows_per_unit):
-    """Mark NEXT every UNSEEN state that has a CUR neighbour; found[u]: how many unit u's
-    states were marked.  (Puzzles without Illegal rules: no image is -1.)"""
+@jit
+def backward_unit(a, next_flags, t, r0, rows_per_unit):
+    """The backward step's unit of work, rows r0 .. r0 + rows_per_unit; how many states it
+    marked.  (Puzzles without Illegal rules: no image is -1.)"""
     size_l = t.lo_size
     moves = t.moves
-    rows = t.size // size_l
-    for u in prange(found.size):
-        r0 = u * rows_per_unit
-        r1 = min(rows, r0 + rows_per_unit)
-        cache, images, target, columns, scratch = _row_work(t)
-        view = _view(t)
-        lo_moves, lo_table = t.lo_moves, t.lo_table
-        split = lo_table.size == 1
-        new = 0
-        for h in range(r0, r1):
-            g0 = h * size_l
-            g1 = g0 + size_l
-            ready = False
-            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
-                v = a[w]
-                lanes = lanes_within(~(v | (v >> ONE)) & LANES, w, g0, g1)
-                if lanes == 0:
-                    continue
-                if not ready:
-                    _row_targets(t, view, h, cache, images, target, columns, scratch)
-                    ready = True
-                hit = np.uint64(0)
-                while lanes:
-                    i = lowest_bit(lanes)
-                    lanes &= lanes - ONE
-                    low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
-                    for m in range(moves):
-                        v = lo_moves[columns[m] * size_l + low] if split else \
-                            lo_table[low * moves + m]
-                        n = np.uint64(target[m]) + np.uint64(v)
-                        if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
-                                np.uint64(3) == 3:
-                            hit |= ONE << i
-                            break
-                if hit:
-                    new += mark_next_lanes(a, next_flags, w, hit)
-        found[u] = new
+    r1 = min(t.size // size_l, r0 + rows_per_unit)
+    cache, images, target, columns, scratch = _row_work(t)
+    view = _view(t)
+    lo_moves, lo_table = t.lo_moves, t.lo_table
+    split = lo_table.size == 1
+    new = 0
+    for h in range(r0, r1):
+        g0 = h * size_l
+        g1 = g0 + size_l
+        ready = False
+        for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+            v = a[w]
+            lanes = lanes_within(~(v | (v >> ONE)) & LANES, w, g0, g1)
+            if lanes == 0:
+                continue
+            if not ready:
+                _row_targets(t, view, h, cache, images, target, columns, scratch)
+                ready = True
+            hit = np.uint64(0)
+            while lanes:
+                i = lowest_bit(lanes)
+                lanes &= lanes - ONE
+                low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
+                for m in range(moves):
+                    v = lo_moves[columns[m] * size_l + low] if split else \
+                        lo_table[low * moves + m]
+                    n = np.uint64(target[m]) + np.uint64(v)
+                    if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
+                            np.uint64(3) == 3:
+                        hit |= ONE << i
+                        break
+            if hit:
+                new += mark_next_lanes(a, next_flags, w, hit)
+    return new
 
 
 class RowExpansion:
@@ -301,15 +310,18 @@ class RowExpansion:
 
     def expand(self, state, level):
         cur, unseen = cur_and_unseen(state.words, self.tables.size)
-        if unseen < BACKWARD * cur and not self.tables.forward:
-            self.directions.append("backward")
-            state.run(expand_backward, state.words, state.next_flags, self.found,
-                      self.tables, np.int64(self.rows_per_unit))
-        else:
-            self.directions.append("forward")
-            state.run(expand_forward, state.words, state.cur_flags, state.next_flags,
-                      self.found, self.tables, np.int64(self.rows_per_unit))
+        backward = unseen < BACKWARD * cur and not self.tables.forward
+        self.directions.append("backward" if backward else "forward")
+        kernel, arguments = self._step(state, backward)
+        state.run(kernel, *arguments)
         return int(self.found.sum())
+
+    def _step(self, state, backward):
+        return expand_rows, (state.words, state.cur_flags, state.next_flags, self.found,
+                             self.tables, np.int64(self.rows_per_unit), backward)
+
+    def kernels(self, state):
+        return [self._step(state, False), (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)

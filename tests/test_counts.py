@@ -187,7 +187,7 @@ def test_the_workflow_builds_eight_keeping_no_layers_with_its_summary_antipodes_
 @pytest.mark.parametrize("aligned", [True, False])
 def test_a_checkpoint_reads_back_the_words_and_samples_written_direct_or_through_the_cache(
         tmp_path, aligned):
-    from puzzledb.store.layers import LayerInfo
+    from puzzledb.store.directory import LayerInfo
 
     eight = puzzles.get("eight")
     count = 3 * 4096 // 8 + 5  # not a whole number of 4 KiB blocks

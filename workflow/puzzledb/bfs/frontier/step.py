@@ -18,7 +18,8 @@ from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
 from puzzledb.bfs.memory import search_bytes
 from puzzledb.store.files import write_text
-from puzzledb.store.layers import LayerError, LayerInfo
+from puzzledb.errors import LayerError
+from puzzledb.store.directory import LayerInfo
 
 
 @dataclass(frozen=True)

@@ -9,19 +9,11 @@ from building import build_in_memory
 from puzzledb import puzzles
 from puzzledb.store.layers import LayerStore
 
-from conftest import puzzledb_cli, run_snakemake
+from conftest import assert_one_line_error, puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
 from puzzledb.puzzles.base import ChainedMoves, GoalFrames, PatternBounds, Puzzle
 from puzzledb.solvers.heuristics import pattern_database
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.returncode != 0
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def test_unknown_puzzle_is_one_line_error():

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from building import build_in_memory
+from checkers import domino_moves, domino_rank
 from conftest import assert_reads_alike, parted_depths, puzzledb_cli
 from puzzledb import compiled, puzzles
 
@@ -15,8 +16,6 @@ from puzzledb.query import matching, problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
 from puzzledb.bfs.frontier.search import Frontier
-from puzzledb.puzzles.domino.puzzle import moves_reference as domino_moves
-from puzzledb.puzzles.domino.puzzle import rank_reference as domino_rank
 from puzzledb.puzzles.ranking import permutation_parity
 from puzzledb.store.layers import LayerStore
 

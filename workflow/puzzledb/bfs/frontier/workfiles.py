@@ -233,29 +233,3 @@ def _radix_sort(a):
     radix_sort(a, lo, bits, scratch)
     if radix_passes(bits) % 2 == 1:  # the sorted values ended in scratch
         a[:] = scratch
-
-
-# -- plain-Python references, which the tests compare the kernels with -------------------------
-
-def leb128_reference(ranks, low):
-    """The LEB128 gaps of the distinct values of `ranks` from `low` on, as bytes."""
-    out, nxt = bytearray(), low
-    for r in sorted(set(int(r) for r in ranks)):
-        g, nxt = r - nxt, r + 1
-        while g >= 128:
-            out.append(g & 127 | 128)
-            g >>= 7
-        out.append(g)
-    return bytes(out)
-
-
-def ranks_reference(data, low):
-    """The ranks whose LEB128 gaps from `low` are the bytes `data`."""
-    ranks, nxt, g, shift = [], low, 0, 0
-    for b in data:
-        g |= (b & 127) << shift
-        shift += 7
-        if b < 128:
-            ranks.append(nxt + g)
-            nxt, g, shift = nxt + g + 1, 0, 0
-    return ranks

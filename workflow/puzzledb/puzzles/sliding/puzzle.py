@@ -231,14 +231,6 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
                                          for t in targets)
         return costs
 
-    def manhattan_reference(self, board):
-        """Manhattan distance of a board, in plain Python (tests compare the kernel)."""
-        w = self.width
-        goal = [int(p) for p in self.goal]
-        return sum(min(abs(cell // w - t // w) + abs(cell % w - t % w)
-                       for t, g in enumerate(goal) if g == piece)
-                   for cell, piece in enumerate(int(p) for p in board) if piece)
-
     # An abstraction colours the pieces (tile -> colour, the blank stays the blank) so that
     # the goal becomes the abstract puzzle's goal, on a board of the same shape.  Admissible:
     # moves depend only on where the blank is, so every move maps to a move of the abstract

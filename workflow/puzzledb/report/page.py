@@ -22,6 +22,7 @@ from puzzledb.store.files import write_text
 
 
 SOLUTION_LIMIT = 200  # the page draws an optimal solution of at most this many moves
+BOARD_FIT = 60  # a board shown beside its moves when its string is at most this long
 
 
 @dataclass
@@ -42,7 +43,8 @@ class Section:
     symmetry: None or (symmetry summary rows, antipode boards per orbit); note: None or what
     a partial database stores; declared: where and how the puzzle is defined; store: the
     kind of its database (config `store:`, a query.kinds.StoreKind), which the page states
-    when it keeps less than every layer."""
+    when it keeps less than every layer; moves: for a puzzle whose moves have names, the
+    moves that make each of the deepest positions (antipodes_moves.txt), else []."""
     puzzle: object
     declared: str
     rows: list
@@ -54,6 +56,7 @@ class Section:
     store: object = KINDS[LAYERS]
     solution: list = field(default_factory=list)  # boards of an optimal solution, pictured
     design: list = field(default_factory=list)  # the designer's table's rows, if written
+    moves: list = field(default_factory=list)
 
 
 def finished_databases(results):
@@ -102,10 +105,13 @@ def read_section(results, puzzle, declared):
                     read_shown_boards(puzzle, orbit_antipodes.read_text()))
     plot = Path(paths.depth_plot(results, name))
     table = Path(paths.design(results, name))
+    moves = Path(paths.antipode_moves(results, name))
     return Section(puzzle, declared, analysis.read_summary(paths.summary(results, name)),
                    boards, plot if plot.is_file() else None, symmetry, note,
                    problem_sets(results, name), store, solution,
-                   design.read_design(table) if table.is_file() else [])
+                   design.read_design(table) if table.is_file() else [],
+                   moves.read_text().splitlines() if puzzle.named_moves and moves.is_file()
+                   else [])
 
 
 def pictured_solution(db, boards):
@@ -191,7 +197,9 @@ def _section_html(section):
     if section.plot is not None:
         parts.append(f"<img src='{data_uri(section.plot, 'image/png')}' "
                      f"alt='depth distribution of {name}'>")
-    if not note:
+    if not note and section.moves:
+        parts.append(_moves_html(puzzle, "Deepest positions", section.boards, section.moves))
+    elif not note:
         parts.append(_boards_html(puzzle, "Deepest positions", section.boards))
     if section.solution:
         parts.append(f"<p>An optimal solution from the first of them, "
@@ -244,6 +252,19 @@ def _problem_set_html(name, problem_set):
     parts.extend(f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td></tr>" for d, c, t in rows)
     parts.append("</table>")
     return parts
+
+
+def _moves_html(puzzle, title, boards, moves, limit=20):
+    """Positions of a puzzle whose moves have names under a title: each as the moves that
+    make it from the goal, and its board beside them where it fits (BOARD_FIT)."""
+    shown = list(zip(boards, moves))[:limit]
+    more = f" (first {len(shown)})" if len(boards) > limit else ""
+    fits = all(len(board) <= BOARD_FIT for board, _ in shown)
+    rows = "".join(f"<tr><td><code>{html.escape(made)}</code></td>"
+                   + (f"<td><code>{html.escape(board)}</code></td>" if fits else "") + "</tr>"
+                   for board, made in shown)
+    head = "<tr><th>moves from the goal</th>" + ("<th>position</th>" if fits else "") + "</tr>"
+    return f"<p>{title}{more}, each as the moves that make it:</p><table>{head}{rows}</table>"
 
 
 def _boards_html(puzzle, title, boards, limit=20):

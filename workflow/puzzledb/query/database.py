@@ -86,7 +86,7 @@ class DepthDatabase:
             depths = [level] if 0 <= level <= self.max_depth else []
             depth = int(depths_of([rank], self.contains, depths)[0])
         else:
-            depth = int(self.depths([rank])[0])
+            depth = int(self.depths(self.puzzle.key_array([rank]))[0])
         if depth < 0 and self.partial:
             return rank, None
         if depth < 0:
@@ -134,6 +134,9 @@ class DepthDatabase:
         self._require_reversible()
         rank, depth = self._within(board_text)
         puzzle = self.puzzle
+        if puzzle.key_words > 1:
+            raise PuzzleError(f"{puzzle.name}: optimal solutions are counted for ranks of one "
+                              f"word; this puzzle's keys are {puzzle.key_words} words")
         states = np.array([rank], dtype=np.int64)
         ways = np.array([1], dtype=object)
         for d in range(depth, 0, -1):

@@ -7,14 +7,18 @@ contains(depth, ranks): a stored database, or the goal layers matching.py holds 
 
 import numpy as np
 
+from puzzledb import keys
 from puzzledb.errors import LayerError, PuzzleError
 
 
 def depths_of(ranks, contains, depths):
     """The depth of each rank among the layers `depths` (int16), -1 for a rank in none;
-    contains(depth, ranks) -> bool mask."""
-    queries, inverse = np.unique(np.asarray(ranks, dtype=np.uint64), return_inverse=True)
-    found = np.full(queries.size, -1, dtype=np.int16)
+    contains(depth, ranks) -> bool mask.  ranks: one-word ranks, or a key array
+    (Puzzle.key_array)."""
+    if not (isinstance(ranks, np.ndarray) and ranks.ndim == 2):
+        ranks = np.asarray(ranks, dtype=np.uint64)
+    queries, inverse = keys.unique(ranks, return_inverse=True)
+    found = np.full(len(queries), -1, dtype=np.int16)
     for depth in depths:
         todo = np.flatnonzero(found < 0)  # sorted and distinct, as contains likes them
         if todo.size == 0:
@@ -29,12 +33,12 @@ def descend(puzzle, rank, depth, contains):
     neighbour one layer down: the layers are inconsistent."""
     path = [int(rank)]
     for d in range(depth - 1, -1, -1):
-        near = np.array(puzzle.neighbours(path[-1]), dtype=np.uint64)
+        near = puzzle.key_array(puzzle.neighbours(path[-1]))
         below = near[contains(d, near)]
-        if below.size == 0:
+        if len(below) == 0:
             raise LayerError(f"{puzzle.name}: state {path[-1]} of layer {d + 1} has no "
                              f"neighbour in layer {d}; the layers are inconsistent")
-        path.append(int(below.min()))
+        path.append(keys.smallest(below))
     return path
 
 
@@ -77,7 +81,7 @@ class LayerLookup:
             return layer.ranks()
         rng = np.random.default_rng(seed)
         picks = np.sort(rng.choice(layer.count, size=count, replace=False))
-        return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+        return np.concatenate([layer.ranks(0, 0)] + [layer.ranks(i, i + 1) for i in picks])
 
     def kept(self, depth):
         return self.db.counts[depth]

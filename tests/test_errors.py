@@ -12,7 +12,8 @@ from puzzledb.store.layers import LayerStore
 from conftest import assert_one_line_error, puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
-from puzzledb.puzzles.base import ChainedMoves, GoalFrames, PatternBounds, Puzzle
+from puzzledb.puzzles.base import Puzzle
+from puzzledb.puzzles.capabilities import ChainedMoves, GoalFrames, PatternBounds
 from puzzledb.solvers.heuristics import pattern_database
 
 

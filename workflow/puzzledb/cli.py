@@ -15,7 +15,8 @@ from puzzledb.bfs import select
 from puzzledb.config import defaults, load_definitions
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
-from puzzledb.puzzles.base import ChainedMoves, show_boards
+from puzzledb.puzzles.base import show_boards
+from puzzledb.puzzles.capabilities import ChainedMoves
 from puzzledb.query.database import DepthDatabase
 from puzzledb.query.kinds import KINDS, stored
 from puzzledb.solve_command import board_of, solve

@@ -54,13 +54,13 @@ def checked_search_plans(config, source="config"):
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
     plans = search_plans(config, source)
     config["pdbs"] = pattern_partitions(config["pdbs"], source)
-    _check_problem_sets(config, source)
+    _check_problem_sets(config, plans, source)
     return plans
 
 
-def _check_problem_sets(config, source):
+def _check_problem_sets(config, plans, source):
     """Each problem set's defaults filled, and ConfigError unless its puzzle is listed, has
-    the query set, and keeps the layers matching reads."""
+    the query set, and keeps the layers matching reads (its plan's store)."""
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -75,7 +75,7 @@ def _check_problem_sets(config, source):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
-        store = KINDS[config["store"].get(puzzle.name, LAYERS)]
+        store = plans[puzzle.name].store
         if not store.layers:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
                               f"keeps {store.name} only (store: {store.name})")

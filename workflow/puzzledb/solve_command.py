@@ -10,7 +10,8 @@ from tqdm import tqdm
 
 from puzzledb import paths
 from puzzledb.errors import BoardError, SearchError
-from puzzledb.puzzles.base import GoalFrames, show_boards
+from puzzledb.puzzles.base import show_boards
+from puzzledb.puzzles.capabilities import GoalFrames
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 

@@ -19,7 +19,8 @@ from types import MappingProxyType
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import ChainedMoves, Puzzle
+from puzzledb.puzzles.base import Puzzle
+from puzzledb.puzzles.capabilities import ChainedMoves
 from puzzledb.puzzles.pegs.board import Board, jump_directions, parity_invariants
 from puzzledb.puzzles.pegs.chains import ida_star
 from puzzledb.puzzles.pegs.ranks import (

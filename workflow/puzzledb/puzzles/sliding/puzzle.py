@@ -14,14 +14,8 @@ from collections import Counter, namedtuple
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import (
-    SEPARATORS,
-    GoalFrames,
-    PatternBounds,
-    Puzzle,
-    TilePartition,
-    format_rows,
-)
+from puzzledb.puzzles.base import SEPARATORS, Puzzle, format_rows
+from puzzledb.puzzles.capabilities import GoalFrames, PatternBounds, TilePartition
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
 from puzzledb.puzzles.sliding import partitions
 from puzzledb.puzzles.sliding.metrics import METRICS

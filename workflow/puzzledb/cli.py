@@ -125,7 +125,7 @@ def _info(puzzle, args, out):
               file=out)
     try:
         with DepthDatabase.open(puzzle.name, args.results) as db:
-            contents = f" ({db.store.contents})" if db.store.contents else ""
+            contents = f" ({db.kind.contents})" if db.kind.contents else ""
             print(f"database      {db.total:,} states, max depth {db.max_depth}, "
                   f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
                   f"store {db.kind.name}{contents}, in {db.store.directory}", file=out)

@@ -68,7 +68,7 @@ def solve(puzzle, args, out):
         else:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 if db.refusal is not None:  # a database that keeps no routes
-                    reason = (f"the database of {puzzle.name} keeps {db.store.keeps} "
+                    reason = (f"the database of {puzzle.name} keeps {db.kind.keeps} "
                               f"(store: {db.store.kind})")
                 elif db.distance(board_of(args)) is not None:
                     notation = boards[0][1]

@@ -31,6 +31,8 @@ class StoreKind:
     #                    in-memory search of an ungraded puzzle (not the frontier search's
     #                    segments, nor a graded search's two levels)
     describes: str  # what it keeps, in words (`puzzledb build --help`, the report page)
+    keeps: str = ""  # the same in short, as a refusal says it ("": every layer)
+    contents: str = ""  # the same as `puzzledb info` lists it ("": the default's)
     search_adds: Callable | None = None  # bytes its search adds to the two-bit search's
 
     def __repr__(self):
@@ -66,12 +68,15 @@ KINDS = {kind.name: kind for kind in [
               describes="every layer's states, a file per depth, from which every query "
                         "and analysis answers"),
     StoreKind(COUNTS, CountStore, SampleLookup, "CountSink", layers=False, whole_space=True,
+              keeps="counts only", contents="counts, samples and the deepest positions",
               describes="every layer's count, a sample of each and the deepest positions, "
                         "for a space whose search fits memory but whose layers would not "
                         "fit the disk (no distance or solve from it); the search "
                         "checkpoints itself, and a rerun resumes from the last checkpoint"),
     StoreKind(DISTANCES, DistanceStore, TableLookup, "DistanceSink", layers=False,
-              whole_space=True, search_adds=distance_search_bytes,
+              whole_space=True, search_adds=distance_search_bytes, keeps="distances",
+              contents="counts, samples, the deepest positions and every position's "
+                       "distance",
               describes="the same as counts, and every position's depth modulo 3 (or 4, by "
                         "its colour) in two bits, one file as large as the search, from "
                         "which distance, solve and count answer"),

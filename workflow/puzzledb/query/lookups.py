@@ -104,9 +104,8 @@ class SampleLookup:
 
     def __init__(self, db):
         self.db = db
-        store = db.store
-        self.refusal = (f"this database keeps {store.keeps} (store: {store.kind}), not the "
-                        f"layers this query reads; build it with store: layers where the "
+        self.refusal = (f"this database keeps {db.kind.keeps} (store: {db.kind.name}), not "
+                        f"the layers this query reads; build it with store: layers where the "
                         f"disk holds them")
 
     def layer(self, depth):
@@ -165,8 +164,9 @@ class TableLookup(SampleLookup):
         return self._walker
 
     def layer(self, depth):
-        raise PuzzleError(f"{self.db.puzzle.name}: this database keeps distances (store: "
-                          f"distances), not the layer files this query reads")
+        kind = self.db.kind
+        raise PuzzleError(f"{self.db.puzzle.name}: this database keeps {kind.keeps} (store: "
+                          f"{kind.name}), not the layer files this query reads")
 
     def depths(self, ranks):
         """Each rank's depth, the length of its walk (-1: never reached)."""

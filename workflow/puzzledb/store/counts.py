@@ -57,9 +57,7 @@ class CountStore(StoreDirectory):
     """The counts and samples of one puzzle's layers in one directory."""
 
     kind = COUNTS
-    keeps = "counts only"  # what refusals say it keeps
     files = "samples"  # its files besides the manifest, as verify --repair names them
-    contents = "counts, samples and the deepest positions"  # what `puzzledb info` says
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)

@@ -1,8 +1,9 @@
 """A large array moved between memory and a file past the page cache (direct I/O, O_DIRECT):
 the two-bit array of a search, which a checkpoint saves (bfs/checkpoint.py) and the distances
-store keeps (distances.py), both written by write_array.  Copied through the page cache, 10 GiB took a core for most of a
-minute and the memory the machine's other work needs; by direct I/O from an array aligned on
-BLOCK bytes, 4 GiB took 1.4 s of wall and 0.1 s of CPU (docs/benchmarks.md)."""
+store keeps (distances.py), both written by write_array.  Copied through the page cache,
+10 GiB took a core for most of a minute and the memory the machine's other work needs; by
+direct I/O from an array aligned on BLOCK bytes, 4 GiB took 1.4 s of wall and 0.1 s of CPU
+(docs/benchmarks.md)."""
 
 import os
 

@@ -39,7 +39,6 @@ class StoreDirectory:
     it (having removed it, when `remove`; None: nothing to add)."""
 
     kind = None  # its name, as config `store:` gives it and its manifest says
-    contents = ""  # what `puzzledb info` adds about it ("": nothing, the default's)
 
     def __init__(self, directory, puzzle):
         self.directory = Path(directory)

@@ -58,9 +58,7 @@ class DistanceStore(CountStore):
     """The counts, samples and distance table of one puzzle's states in one directory."""
 
     kind = DISTANCES
-    keeps = "distances"
     files = "samples and table"
-    contents = "counts, samples, the deepest positions and every position's distance"
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)

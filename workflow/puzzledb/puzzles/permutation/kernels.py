@@ -20,10 +20,12 @@ backward step would have to ask each whether it is one).
 
 import numpy as np
 from numba import prange
+from numba.extending import overload
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
+from puzzledb.compiled.keys import width_of, word_of
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
     count_cur_unseen,
@@ -49,7 +51,8 @@ def _view(t):
     reference each time a field of the tables is read (component_kernels.py says what that
     cost)."""
     return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
-            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table)
+            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table,
+            t.hi_word)
 
 
 @jit(inline="always")
@@ -77,28 +80,31 @@ def _block_images(t, view, b, d, images, columns, scratch):
 
 
 @jit
-def _row_targets(t, view, h, cache, images, target, columns, scratch):
-    """target[m]: the first rank of the row that move m takes row h to, -1 when the move
-    breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
-    digit of high block b whose images `images` holds (-1: none), so that rows sharing a
-    block's digit decode it once."""
-    hi_radix, hi_weight = view[0], view[1]
-    lo_size, moves = view[8], view[9]
+def _row_targets(t, view, key, cache, images, target, columns, scratch):
+    """target[m * W:(m + 1) * W]: the key of the first state of the row that move m takes
+    the row of `key` to (its W words; a rank when key is one), target[m * W] = -1 when the
+    move breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b]
+    is the digit of high block b whose images `images` holds (-1: none), so that rows
+    sharing a block's digit decode it once."""
+    hi_radix, hi_weight, hi_word = view[0], view[1], view[12]
+    moves = view[9]
+    width = width_of(key)
     blocks = hi_radix.size
     for b in range(blocks):
-        d = (h // hi_weight[b]) % hi_radix[b]
+        d = (word_of(key, hi_word[b]) // hi_weight[b]) % hi_radix[b]
         if cache[b] != d:
             _block_images(t, view, b, d, images, columns, scratch)
             cache[b] = d
     for m in range(moves):
-        row = np.int64(0)
+        at = m * width
+        for w in range(width):
+            target[at + w] = 0
         for b in range(blocks):
             v = images[b * moves + m]
             if v < 0:
-                row = -1
+                target[at] = -1
                 break
-            row += v * hi_weight[b]
-        target[m] = row * lo_size if row >= 0 else -1
+            target[at + hi_word[b]] += v * hi_weight[b]
 
 
 @jit(inline="always")
@@ -110,29 +116,55 @@ def _row_work(t):
                                                                        np.int64))
 
 
+def _put(out, count, target, at, v):
+    """Neighbour `count` into out: the key target[at:] (its W words) with v added to its
+    last word (compiled only; chosen by out's ndim: ranks, or rows of words)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_put, inline="always")
+def _put_by_width(out, count, target, at, v):
+    if out.ndim == 1:
+        def rank(out, count, target, at, v):
+            out[count] = target[at] + v
+        return rank
+
+    def words(out, count, target, at, v):
+        last = out.shape[1] - 1
+        for w in range(last):
+            out[count, w] = target[at + w]
+        out[count, last] = target[at + last] + v  # in int64: a word is below 2^63
+    return words
+
+
 @jit(inline="always")
 def _neighbours(rank, out, work, t, fresh):
+    """The neighbours of `rank` (a one-word rank, or the row of a key's words) into out
+    (ranks, or rows of words); their number."""
     view = _view(t)
     lo_moves, lo_size, moves = view[7], view[8], view[9]
+    width = width_of(rank)
     blocks = view[0].size
     cache = work[:blocks]
     at = blocks + blocks * moves
-    images, target, columns = work[blocks:at], work[at:at + moves], work[at + moves:at + 2 * moves]
-    scratch = work[at + 2 * moves:]
+    images = work[blocks:at]
+    target = work[at:at + width * moves]
+    at += width * moves
+    columns = work[at:at + moves]
+    scratch = work[at + moves:]
     if fresh:
         cache[:] = -1
         for m in range(moves):
             columns[m] = m
-    h = rank // lo_size
-    low = rank - h * lo_size
-    _row_targets(t, view, h, cache, images, target, columns, scratch)
+    low = word_of(rank, width - 1) % lo_size
+    _row_targets(t, view, rank, cache, images, target, columns, scratch)
     lo_table = view[11]
     split = lo_table.size == 1  # a split's low table: by column only
     count = 0
     for m in range(moves):
         v = lo_moves[columns[m] * lo_size + low] if split else lo_table[low * moves + m]
-        if target[m] >= 0 and v >= 0:
-            out[count] = target[m] + v
+        if target[m * width] >= 0 and v >= 0:
+            _put(out, count, target, m * width, v)
             count += 1
     return count
 
@@ -145,7 +177,7 @@ def neighbours(rank, level, out, work, t):
 @jit
 def neighbours_after(rank, prev, level, out, work, t):
     """neighbours, the high blocks' images kept from the call for prev where their digits
-    are prev's (a sorted layer's ranks share their most significant blocks)."""
+    are prev's (a sorted layer's keys share their most significant blocks)."""
     return _neighbours(rank, out, work, t, prev < 0)
 
 
@@ -237,7 +269,7 @@ def forward_unit(a, cur_flags, next_flags, t, r0, rows_per_unit):
                 count += 1
         if count == 0:
             continue
-        _row_targets(t, view, h, cache, images, target, columns, scratch)
+        _row_targets(t, view, g0, cache, images, target, columns, scratch)
         gather = count >= BATCH_RATIO * words.size
         for m in range(moves):
             if target[m] < 0:
@@ -276,7 +308,7 @@ def backward_unit(a, next_flags, t, r0, rows_per_unit):
             if lanes == 0:
                 continue
             if not ready:
-                _row_targets(t, view, h, cache, images, target, columns, scratch)
+                _row_targets(t, view, g0, cache, images, target, columns, scratch)
                 ready = True
             hit = np.uint64(0)
             while lanes:

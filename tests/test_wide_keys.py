@@ -3,6 +3,8 @@
 plain-Python BFS over sets of states on small definitions written for it
 (wide_definitions.py), and queried."""
 
+from math import factorial
+
 import numpy as np
 import pytest
 
@@ -12,10 +14,16 @@ from puzzledb import keys
 from puzzledb.bfs import select
 from puzzledb.errors import ChoiceError
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.puzzles.permutation.ranks import (
+    component_rows,
+    component_values,
+    lehmer_rank,
+    parity_rows,
+)
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import PartedLayer
-from wide_definitions import wide_definition
+from wide_definitions import cut_definition, wide_definition
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 # positions of the 3x3x3 by depth in the half-turn metric (the published table)
@@ -83,6 +91,33 @@ def test_keys_of_three_words_in_the_quarter_turn_metric_are_the_layers_of_a_plai
     assert puzzle.key_words == 3 and puzzle.layout.split is not None
     sets, layers, _ = bfs_plain(text, "qtm")
     assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle), puzzle, (sets, layers))
+
+
+def test_a_permutation_past_a_word_is_cut_into_parts_and_its_layers_are_a_plain_bfs(
+        tmp_path):
+    text = cut_definition()
+    puzzle = PermutationPuzzle("cut", text=text)
+    (big,) = puzzle.components
+    assert big.count == factorial(24) // 2 > 2**63 and big.cuts == (15,)
+    assert puzzle.key_bounds() == [factorial(24) // factorial(9), factorial(9) // 2]
+    sets, layers, _ = bfs_plain(text, "htm")
+    assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle, job_states=50), puzzle,
+                                    (sets, layers))
+
+
+def test_the_parts_of_a_permutation_read_back_as_its_lexicographic_rank():
+    puzzle = PermutationPuzzle("cut", text=cut_definition())
+    (big,) = puzzle.components
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        row = rng.permutation(24)
+        if parity_rows(row[None, :])[0] != big.parity:
+            row[[22, 23]] = row[[23, 22]]
+        value = component_values(big, row[None, :], row[None, :])[0]
+        assert value == lehmer_rank(row.tolist()) // 2
+        assert np.array_equal(component_rows(big, [value])[0][0], row)
+        key = puzzle.layout.place(big, value)
+        assert puzzle.layout.value(big, key) == value
 
 
 def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_path, plain2):

@@ -3,10 +3,16 @@
 plain-Python BFS over sets of states on small definitions written for it
 (wide_definitions.py), and queried."""
 
+import json
+import signal
+import subprocess
+import sys
+import time
 from math import factorial
 
 import numpy as np
 import pytest
+import yaml
 
 from building import plan
 from conftest import ROOT
@@ -164,3 +170,40 @@ def test_the_3x3x3_prefix_to_depth_5_is_the_published_table_and_answers_queries(
         assert db.distance(board) == 5
         moves = puzzle.route_moves(db.solution(board))
         assert len(moves) == 5 and all(m.rstrip("2'") in "UDLRFB" for m in moves)
+
+
+@pytest.mark.slow
+def test_a_wide_build_killed_mid_run_resumes_to_the_database_a_clean_build_writes(tmp_path):
+    """kill -9 of `puzzledb build` of keys of two words once its layers reach depth 6, then
+    the same command again: every layer and part file, and the manifest's counts and
+    CRC-32s, as a build never stopped wrote them."""
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"define": {"wide2": {"family": "permutation",
+                                                           "text": wide_definition(2)}}}))
+
+    def command(results):
+        return [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+                str(results), "build", "wide2", "--shards", "4", "--job-states", "40",
+                "--threads", "1"]
+
+    clean = tmp_path / "clean"
+    subprocess.run(command(clean), check=True, capture_output=True)
+    killed = tmp_path / "killed"
+    layers = killed / "wide2" / "layers"
+    run = subprocess.Popen(command(killed), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while not (layers / "depth_006.h5").exists():
+        assert run.poll() is None and time.time() < deadline, "the build ended before depth 6"
+        time.sleep(0.002)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert not (layers / "manifest.json").exists()
+    subprocess.run(command(killed), check=True, capture_output=True)
+    ours, theirs = (json.loads((r / "wide2" / "layers" / "manifest.json").read_text())
+                    for r in (killed, clean))
+    assert [(x["count"], x["crc32"]) for x in ours["layers"]] == \
+        [(x["count"], x["crc32"]) for x in theirs["layers"]]
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    for depth in range(len(ours["layers"])):
+        LayerStore(layers, puzzle).check_layer(depth)

@@ -16,7 +16,7 @@ from puzzledb.config import defaults, load_definitions
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.puzzles.base import show_boards
-from puzzledb.puzzles.capabilities import ChainedMoves
+from puzzledb.puzzles.capabilities import Catalogued, ChainedMoves
 from puzzledb.query.database import DepthDatabase
 from puzzledb.query.kinds import KINDS, stored
 from puzzledb.solve_command import board_of, solve
@@ -52,10 +52,11 @@ def argument(*names, **settings):
     return names, settings
 
 
-def subcommand(name, help, *arguments, of_puzzle=True, description=None):
-    """Register the function below as `puzzledb NAME` (its arguments after the puzzle)."""
+def subcommand(name, help, *arguments, of_puzzle=True, description=None, puzzle="puzzle"):
+    """Register the function below as `puzzledb NAME` (its arguments after the puzzle's
+    name, shown as `puzzle` in its usage)."""
     def register(run):
-        first = (argument("puzzle"),) if of_puzzle else ()
+        first = (argument("puzzle", metavar=puzzle),) if of_puzzle else ()
         COMMANDS[name] = Command(name, help, first + arguments, run, of_puzzle, description)
         return run
     return register
@@ -98,6 +99,10 @@ def _info(puzzle, args, out):
     stored database and the additive pattern databases."""
     print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
     print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
+    if isinstance(puzzle, Catalogued):
+        for label, text in puzzle.info_lines():
+            print(f"{label:13s} {text}", file=out)
+        return
     print(f"hash          {puzzle.definition_hash()} "
           f"(ranking {puzzle.definition()['ranking']})", file=out)
     print(f"rank space    {puzzle.rank_space()}", file=out)
@@ -207,6 +212,9 @@ def _verify(puzzle, args, out):
 @subcommand("distance", "exact distance of a board to the goal (\"more than D\" beyond the D "
             "stored layers of a partial database)", boards())
 def _distance(puzzle, args, out):
+    if isinstance(puzzle, Catalogued):
+        print(len(_catalogue_route(puzzle, args)) - 1, file=out)
+        return
     puzzle.parse(board_of(args))  # a malformed board is the first thing to report
     with DepthDatabase.open(puzzle.name, args.results) as db:
         distance = db.distance(board_of(args))
@@ -241,7 +249,12 @@ def _distance(puzzle, args, out):
                   "literature's 15-puzzle goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\" "
                   "(docs/solvers.md); output as given"))
 def _solve(puzzle, args, out):
-    """The database's solution, or a tree search's (solve_command.py)."""
+    """The database's solution, or a tree search's (solve_command.py); a catalogue's board,
+    by a search of its cluster."""
+    if isinstance(puzzle, Catalogued):
+        route = _catalogue_route(puzzle, args)
+        out.write(show_boards(puzzle, [puzzle.format(b) for b in route]))
+        return
     solve(puzzle, args, out)
 
 
@@ -303,6 +316,44 @@ def _design(puzzle, args, out):
         text, farthest = lines(puzzle.name, design(db))
     print("\n".join(text), file=out)
     out.write(show_boards(puzzle, farthest))
+
+
+@subcommand("catalogue", "the puzzles of a catalogue built by the workflow (catalogue.csv), "
+            "drawn, the hardest first",
+            argument("--moves", type=nonnegative, default=None, metavar="N",
+                     help="the puzzles of exactly N moves"),
+            argument("--min-moves", type=nonnegative, default=None, metavar="N",
+                     help="the puzzles of N moves or more"),
+            argument("--limit", type=nonnegative, default=None, metavar="N",
+                     help="at most N puzzles"),
+            argument("--minimal", action="store_true",
+                     help="only the minimal puzzles (no piece the solution leaves in place "
+                          "can be taken away without making it easier)"),
+            puzzle="catalogue")
+def _catalogue(puzzle, args, out):
+    """Rows of the catalogue's table (report/catalogue.py), each a line '<moves> moves,
+    <states> states[, minimal]' and the board drawn."""
+    from puzzledb.report.catalogue import rows
+
+    catalogue = puzzle.capability(Catalogued)
+    path = Path(paths.catalogue(args.results, catalogue.name))
+    if not path.is_file():
+        raise PuzzleError(f"{catalogue.name}: no catalogue in {path} (build it: snakemake "
+                          f"--config 'catalogues=[{catalogue.name}]')")
+    for row in rows(path, args.moves, args.min_moves, args.limit, args.minimal):
+        minimal = ", minimal" if row["minimal"] == "true" else ""
+        print(f"{row['moves']} moves, {int(row['states']):,} states{minimal}", file=out)
+        print("\n".join(row["board"].split()) + "\n", file=out)
+
+
+def _catalogue_route(puzzle, args):
+    """An optimal solution from a catalogue's board (a search of its cluster, the board a
+    puzzle of its own pieces), the board first; SearchError if it cannot reach the goal."""
+    board = puzzle.parse(board_of(args))
+    route = puzzle.solution(board)
+    if route is None:
+        raise SearchError(f"{puzzle.name}: {puzzle.format(board)!r} cannot reach the goal")
+    return route
 
 
 @subcommand("peg-solutions", "shortest peg-solitaire solutions in moves (a chain of jumps by "

@@ -402,8 +402,8 @@ class Puzzle(Capabilities):
 
     def capability(self, kind):
         """This puzzle as `kind`, a capability only some families have (a class of
-        capabilities.py: PatternBounds, GoalFrames, ChainedMoves), for its methods; PuzzleError naming what
-        it lacks when the puzzle's family has not got it."""
+        capabilities.py: PatternBounds, GoalFrames, ChainedMoves, Catalogued), for its
+        methods; PuzzleError naming what it lacks when the puzzle's family has not got it."""
         if isinstance(self, kind):
             return self
         raise PuzzleError(f"{self.name}: {kind.lacking}")

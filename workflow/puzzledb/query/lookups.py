@@ -1,8 +1,9 @@
 """How a stored database answers queries, one lookup per kind of store (kinds.py names
 which): a layer store from its layer files, a counts store from its manifest and samples
 (refusing in one line what needs the layers), a distances store from its table of depth
-labels.  `descend` and `depths_of` work on any set of layers that answers
-contains(depth, ranks): a stored database, or the goal layers matching.py holds in memory.
+labels.  `descend` (`descend_many`, many states at once) and `depths_of` work on any set of
+layers that answers contains(depth, ranks): a stored database, or the goal layers
+matching.py holds in memory.
 """
 
 import numpy as np
@@ -40,6 +41,32 @@ def descend(puzzle, rank, depth, contains):
                              f"neighbour in layer {d}; the layers are inconsistent")
         path.append(keys.smallest(below))
     return path
+
+
+def descend_many(puzzle, ranks, depth, contains):
+    """descend from each of the states `ranks` of layer `depth` (one-word keys: ranks), all
+    of them a step at a time: their paths, a row each (int64), the same as descend's.  Each
+    step asks contains once for the neighbours of every path, so a layer's chunks are read
+    once for all of them, not once a path."""
+    from puzzledb.bfs.labels import neighbour_pairs  # loads numba, as neighbours does
+
+    paths = np.empty((len(ranks), depth + 1), dtype=np.int64)
+    paths[:, 0] = ranks
+    moves, work = np.int64(max(puzzle.max_moves, 1)), np.int64(max(puzzle.work_size, 1))
+    none = np.iinfo(np.int64).max
+    for step, d in enumerate(range(depth - 1, -1, -1), start=1):
+        sources, near = neighbour_pairs(np.ascontiguousarray(paths[:, step - 1]), moves,
+                                        work, puzzle.tables())
+        down = contains(d, near.astype(np.uint64))
+        best = np.full(len(ranks), none, dtype=np.int64)
+        np.minimum.at(best, sources[down], near[down])
+        stuck = np.flatnonzero(best == none)
+        if stuck.size:
+            raise LayerError(f"{puzzle.name}: state {paths[stuck[0], step - 1]} of layer "
+                             f"{d + 1} has no neighbour in layer {d}; the layers are "
+                             f"inconsistent")
+        paths[:, step] = best
+    return paths
 
 
 class LayerLookup:

@@ -18,10 +18,10 @@ last column says whether the search reached every rank (a dense rank space).
 `--expansion-only`: the layer expansions alone, in memory, no layer extracted or written (the
 layer writer's thread shares the cores with the search, and is the same work for two puzzles
 of one space): each depth's expansion and relabelling timed, their sums printed with the
-widest depths' times.  For comparing two expansions of one space, e.g. two metrics.  Only
-the forward kernel is loaded before the clock starts; a backward one loads at its first
-depth (milliseconds from a warm cache, a compile from a cold one: take the best of
---repeat).  Ungraded puzzles only; --store, --memory-mb and --scratch do not apply.
+widest depths' times.  For comparing two expansions of one space, e.g. two metrics.  Every
+kernel the search declares (its kernels(), both steps of an expansion that also goes
+backward) is loaded before the clock starts.  Ungraded puzzles only; --store, --memory-mb
+and --scratch do not apply.
 
 `--mark` (with --expansion-only): also each layer's neighbours set in a bitset of the whole
 space by the expansion's mark, as the frontier's dense depths set them; its CPU seconds
@@ -53,15 +53,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, resource, sys, time
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
+from puzzledb.query.kinds import KINDS
 if sys.argv[4]:
     load_definitions(sys.argv[4])
 puzzle = puzzles.get(sys.argv[1])
-report = in_memory.build(puzzle, sys.argv[2], threads=int(sys.argv[3]), progress=True,
-                         log=lambda m: print(m, file=sys.stderr, flush=True),
-                         memory_mb=int(sys.argv[6]), store=sys.argv[5],
-                         checkpoint_minutes=float(sys.argv[7]))
+plan = select.choose(puzzle, KINDS[sys.argv[5]], int(sys.argv[6]),
+                     checkpoint_minutes=float(sys.argv[7]))
+report = in_memory.build(puzzle, sys.argv[2], plan, threads=int(sys.argv[3]), progress=True,
+                         log=lambda m: print(m, file=sys.stderr, flush=True))
 print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(),
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
 """

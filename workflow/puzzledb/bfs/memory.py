@@ -3,6 +3,8 @@ work pieces, and the budget check (a pattern database's build: solvers/memory.py
 arithmetic on sizes, so that the config check, the workflow's `resources` and `puzzledb info`
 can state it without loading the compiled engine."""
 
+import math
+
 from puzzledb.errors import BudgetError
 from puzzledb.store import DISTANCES, LAYERS, label_modulus
 from puzzledb.expansion import (
@@ -82,7 +84,11 @@ def distance_search_bytes(puzzle):
 
 
 def search_mib(puzzle, store=LAYERS):
-    return search_bytes(puzzle, store) / 2**20
+    """search_bytes in MiB: infinite past a float (a rank space past 10^308, icosahedron_3)."""
+    try:
+        return search_bytes(puzzle, store) / 2**20
+    except OverflowError:
+        return math.inf
 
 
 def job_mb(puzzle, store=LAYERS):

@@ -109,14 +109,15 @@ def legal(state, sets, illegal):
     return all(state[names.index(s)][0][slot - 1] != piece for s, slot, piece in illegal)
 
 
-def bfs_plain(text, metric, goals=None):
+def bfs_plain(text, metric, goals=None, depth_limit=None):
     """The layers, as sets of states, by the moves' cycles through each state: every state
     on the cycle (htm) or its two ends (qtm); a state that breaks an Illegal rule is never
-    entered.  goals: the states of layer 0 (default: the solved state)."""
+    entered.  goals: the states of layer 0 (default: the solved state); depth_limit: the
+    last layer (a prefix)."""
     sets, start, moves, illegal, wild = read_plain(text)
     layer = set(goals) if goals else {start}
     seen, layers = set(layer), [set(layer)]
-    while layer:
+    while layer and len(layers) - 1 != depth_limit:
         following = set()
         for state in layer:
             for move in moves:

@@ -2,6 +2,8 @@
 test per rule of the reader, on definitions written here, and the layers of each checked
 against the plain-Python reading and BFS of plain_permutation.py."""
 
+from math import comb
+
 import numpy as np
 import pytest
 
@@ -207,17 +209,16 @@ def test_a_line_it_cannot_read_names_the_file_line_and_keyword():
                             "MoveTransformation, MoveSequence, MoveAlias, Illegal, End)")
 
 
-def test_a_factor_of_identical_pieces_past_one_word_is_one_line_with_its_size_in_short():
-    pieces = " ".join(str(1 + i // 20) for i in range(60))  # three kinds of twenty pieces
-    swap = " ".join(str(i) for i in [2, 1] + list(range(3, 61)))
-    turn = " ".join(str(i) for i in list(range(2, 61)) + [1])
-    text = (f"Set A 60 1\nSolved\nA\n{pieces}\nEnd\nMove X\nA\n{swap}\nEnd\n"
+def test_a_digit_past_one_word_is_one_line_with_its_size():
+    pieces = " ".join(str(1 + i // 35) for i in range(70))  # two kinds of 35 pieces
+    swap = " ".join(str(i) for i in [2, 1] + list(range(3, 71)))
+    turn = " ".join(str(i) for i in list(range(2, 71)) + [1])
+    text = (f"Set A 70 1\nSolved\nA\n{pieces}\nEnd\nMove X\nA\n{swap}\nEnd\n"
             f"Move Y\nA\n{turn}\nEnd\n")
-    message = definition_error(text)  # 60! / 20!^3 ranks, one factor
-    assert message.endswith("A 60-slot arrangements of identical pieces: about 5.78 x 10^26 "
-                            "values, past the 2^63 a word of a key holds (of the factors, "
-                            "only a permutation of distinct pieces is cut into parts across "
-                            "words)")
+    message = definition_error(text)  # C(70, 35) ranks, the digit of the first kind
+    assert message.endswith(f"A 70-slot arrangements of identical pieces: a digit of "
+                            f"{comb(70, 35):,} values, past the 2^63 a word of a key holds (a "
+                            "factor is cut into parts across words between its digits)")
     assert "\n" not in message
 
 

@@ -8,7 +8,8 @@ import signal
 import subprocess
 import sys
 import time
-from math import factorial
+from itertools import combinations
+from math import comb, factorial
 
 import numpy as np
 import pytest
@@ -21,16 +22,16 @@ from puzzledb import keys
 from puzzledb.bfs import select
 from puzzledb.errors import ChoiceError
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
-from puzzledb.puzzles.permutation.ranks import (
-    component_rows,
-    component_values,
-    lehmer_rank,
-    parity_rows,
-)
+from puzzledb.puzzles.permutation.ranks import component_rows, component_values, parity_rows
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import PartedLayer
-from wide_definitions import cut_definition, wide_definition
+from wide_definitions import (
+    cut_definition,
+    identical_definition,
+    many_slots_definition,
+    wide_definition,
+)
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 # positions of the 3x3x3 by depth in the half-turn metric (the published table)
@@ -56,7 +57,8 @@ def plain2():
 
 
 def assert_layers_are_the_plain_bfs(store, puzzle, plain):
-    sets, expected = plain
+    sets, expected, *wild = plain
+    wild = wild[0] if wild else None
     manifest = store.manifest()
     assert [layer["count"] for layer in manifest["layers"]] == [len(x) for x in expected]
     for depth, states in enumerate(expected):
@@ -65,7 +67,7 @@ def assert_layers_are_the_plain_bfs(store, puzzle, plain):
             assert stored.shape == (len(states), puzzle.key_words)
             assert keys.ascending(stored)
             assert sorted(puzzle.decode(row) for row in stored) == sorted(
-                board_text(s, sets) for s in states)
+                board_text(s, sets, wild) for s in states)
         store.check_layer(depth)
 
 
@@ -122,10 +124,72 @@ def test_the_parts_of_a_permutation_read_back_as_its_lexicographic_rank():
         if parity_rows(row[None, :])[0] != big.parity:
             row[[22, 23]] = row[[23, 22]]
         value = component_values(big, row[None, :], row[None, :])[0]
-        assert value == lehmer_rank(row.tolist()) // 2
+        assert value == lexicographic_rank(row.tolist()) // 2
         assert np.array_equal(component_rows(big, [value])[0][0], row)
         key = puzzle.layout.place(big, value)
         assert puzzle.layout.value(big, key) == value
+
+
+def lexicographic_rank(row):
+    """The rank of a permutation of 0..n-1 among all of them in lexicographic order."""
+    n = len(row)
+    return sum(sum(v < row[i] for v in row[i + 1:]) * factorial(n - 1 - i) for i in range(n))
+
+
+def test_identical_pieces_and_orientations_past_a_word_are_cut_into_parts_and_their_layers_are_a_plain_bfs(
+        tmp_path):
+    text = identical_definition()
+    puzzle = PermutationPuzzle("identical", text=text)
+    assert [(c.kind, c.count > 2**63, bool(c.cuts)) for c in puzzle.components] == [
+        ("multiset", True, True), ("wild", True, True), ("ori", True, True)]
+    assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle, job_states=50), puzzle,
+                                    bfs_plain(text, "htm"))
+
+
+def test_an_arrangement_of_more_than_64_slots_builds_the_prefix_of_a_plain_bfs(tmp_path):
+    text = many_slots_definition()
+    puzzle = PermutationPuzzle("many", text=text)
+    (many,) = puzzle.components
+    assert len(many.slots) == 72 and len(many.cuts) == 3
+    sets, layers, _ = bfs_plain(text, "htm", depth_limit=3)
+    assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle, depth_limit=3), puzzle,
+                                    (sets, layers))
+
+
+def plain_value(c, classes, oris):
+    """A factor's value from one row of its slots, by enumeration: class by class (but the
+    last), the number of ways to place it among the slots the classes before it left that
+    come after its own in lexicographic order, a digit of radix the number of ways; then the
+    orientations of the pieces whose twist counts, most significant first."""
+    value = 0
+    if c.kind != "ori":
+        for v, count in enumerate(c.counts[:-1]):
+            pool = [slot for slot in range(len(classes)) if classes[slot] >= v]
+            mine = tuple(i for i, slot in enumerate(pool) if classes[slot] == v)
+            later = sum(s > mine for s in combinations(range(len(pool)), count))
+            value = value * comb(len(pool), count) + later
+    named = [o for x, o in zip(classes, oris) if c.kind == "ori" or not c.wild[x]] \
+        if c.kind != "multiset" else []
+    for o in named[:c.digits]:
+        value = value * c.k + o
+    return value
+
+
+def test_the_parts_of_identical_pieces_and_orientations_read_back_as_their_plain_value():
+    """The digits of identical pieces and orientations, a number of any size, against their
+    plain value, and back; the keys of their ranks exact and in the ranks' order."""
+    puzzle = PermutationPuzzle("identical", text=identical_definition())
+    rng = np.random.default_rng(7)
+    for c in puzzle.components:
+        values = sorted(int(x) * c.count // 2**62 for x in rng.integers(0, 2**62, 40))
+        classes, oris = component_rows(c, values)
+        for value, cls, ori in zip(values, classes, oris):
+            assert plain_value(c, cls.tolist(), ori.tolist()) == value
+            assert component_values(c, cls[None, :], ori[None, :])[0] == value
+        placed = [puzzle.layout.place(c, v) for v in values]
+        assert [puzzle.layout.value(c, rank) for rank in placed] == values
+        rows = puzzle.key_array(sorted(placed))
+        assert keys.ascending(rows) and keys.key_ints(rows) == sorted(placed)
 
 
 def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_path, plain2):

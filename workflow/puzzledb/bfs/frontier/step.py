@@ -139,9 +139,11 @@ class Step:
         plan = self.plan
         limit = ("no depth limit" if plan.depth_limit is None
                  else f"depth limit {plan.depth_limit}")
-        need = search_bytes(self.puzzle) / 2**20
+        words = self.puzzle.key_words  # a rank space past a word may pass a float's range
+        other = (f"the in-memory mode would need {search_bytes(self.puzzle) / 2**20:,.1f} MiB"
+                 if words == 1 else f"keys of {words} words: no in-memory mode")
         log(f"{self.puzzle.name}: frontier mode (sorted layers), {plan.segments} segments, "
-            f"{limit}; the in-memory mode would need {need:,.1f} MiB")
+            f"{limit}; {other}")
 
     def _log_layer(self, info, started, log):
         log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "

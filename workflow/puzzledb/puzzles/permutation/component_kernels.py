@@ -9,16 +9,32 @@ of 24 slots in six classes), base-k digits for orientations.
 A component's data are flat arrays of the puzzle's tables (layout.PermutationTables, the
 kc_* fields), indexed by the component's number among the kernel components."""
 
+from math import comb
+
 import numpy as np
 from numba import prange
 
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import lowest_bit, pdep, pext, popcount
+from puzzledb.puzzles.permutation.ranks import MAX_SLOTS
 from puzzledb.puzzles.ranking import BINOM, FACTORIAL
 from puzzledb.puzzles.ranking_kernels import combination_index
 
 PERM, EVEN, MULTISET, ORI, WILD = 0, 1, 2, 3, 4  # ranks.KINDS, in order
 ONE = np.uint64(1)
+
+
+def _slot_binomials(n=MAX_SLOTS):
+    """C(a, b) for a, b <= n as int64, those past int64 held at 2^63 - 1: the class digits
+    of more than 64 slots (a digit is below 2^63, so a held value is only ever compared)."""
+    table = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for a in range(n + 1):
+        for b in range(a + 1):
+            table[a, b] = min(comb(a, b), 2**63 - 1)
+    return table
+
+
+SLOT_BINOM = _slot_binomials()
 
 
 @jit(inline="always")
@@ -58,43 +74,60 @@ def _class_rank(cls, n, counts, weights, base, classes):
     compressed onto its pool (pext) and numbered by binomial look-ups, one per piece: no
     division, no branch per slot.  The classes' counts and weights are counts[base:] and
     weights[base:]."""
-    pool = (ONE << np.uint64(n)) - ONE if n < 64 else ~np.uint64(0)
+    pool = _all_slots(n)
     size = n
     rank = 0
     for c in range(classes - 1):
-        mask = np.uint64(0)
-        for i in range(n):  # branch-free, in registers
-            mask |= np.uint64(cls[i] == c) << np.uint64(i)
-        rank += combination_index(pext(mask, pool), size, counts[base + c]) * \
-            weights[base + c]
+        digit, mask = _class_digit(cls, n, c, counts[base + c], pool, size)
+        rank += digit * weights[base + c]
         pool &= ~mask
         size -= counts[base + c]
     return rank
 
 
 @jit(inline="always")
+def _all_slots(n):
+    return (ONE << np.uint64(n)) - ONE if n < 64 else ~np.uint64(0)
+
+
+@jit(inline="always")
+def _class_digit(cls, n, c, count, pool, size):
+    """(digit, mask): class c's slots (mask) numbered among the pool's `size` slots."""
+    mask = np.uint64(0)
+    for i in range(n):  # branch-free, in registers
+        mask |= np.uint64(cls[i] == c) << np.uint64(i)
+    return combination_index(pext(mask, pool), size, count), mask
+
+
+@jit(inline="always")
+def _class_slots(digit, count, size, pool):
+    """The slots (a mask) of a class of `count` pieces whose digit among the pool's `size`
+    slots is `digit`: decoded greedily in the combinatorial number system (the pool slots
+    after each chosen slot, largest first), deposited onto the pool's slots (pdep)."""
+    packed = np.uint64(0)
+    after = size  # one past the pool slots after the last slot chosen
+    for left in range(count, 0, -1):
+        after -= 1
+        while BINOM[after, left] > digit:
+            after -= 1
+        digit -= BINOM[after, left]
+        packed |= ONE << np.uint64(size - 1 - after)
+    return pdep(packed, pool)
+
+
+@jit(inline="always")
 def _class_unrank(value, n, counts, weights, base, classes, cls):
-    """_class_rank inverted: each class's digit decoded greedily in the combinatorial
-    number system (the pool slots after each chosen slot, largest first), deposited onto
-    the pool's free slots (pdep)."""
+    """_class_rank inverted: class by class, its digit's slots (_class_slots)."""
     last = classes - 1
     for i in range(n):
         cls[i] = last
-    pool = (ONE << np.uint64(n)) - ONE if n < 64 else ~np.uint64(0)
+    pool = _all_slots(n)
     size = n
     for c in range(last):
         weight = weights[base + c]
         digit = value // weight
         value -= digit * weight
-        packed = np.uint64(0)
-        after = size  # one past the pool slots after the last slot chosen
-        for left in range(counts[base + c], 0, -1):
-            after -= 1
-            while BINOM[after, left] > digit:
-                after -= 1
-            digit -= BINOM[after, left]
-            packed |= ONE << np.uint64(size - 1 - after)
-        mask = pdep(packed, pool)
+        mask = _class_slots(digit, counts[base + c], size, pool)
         pool &= ~mask
         size -= counts[base + c]
         while mask:
@@ -112,16 +145,16 @@ def _class_unrank(value, n, counts, weights, base, classes, cls):
 @jit(inline="always")
 def component(t, c):
     """(code, n, k, digits, total, parity, base, classes, counts, weights, wild, perm,
-    twist, illegal, move_at, slot_at, forward, cuts, parts) of kernel component c; a
-    permutation cut into parts (past a word) has parts > 1, part p's Lehmer digits
-    cuts[p] .. cuts[p + 1] - 1."""
+    twist, illegal, move_at, slot_at, forward, cuts, parts, radices) of kernel component
+    c; a factor cut into parts (past a word) has parts > 1, part p its digits cuts[p] ..
+    cuts[p + 1] - 1 of radices."""
     base = t.kc_class_at[c]
     first = t.kc_cut_at[c]
     return (t.kc_code[c], t.kc_n[c], t.kc_k[c], t.kc_digits[c], t.kc_total[c],
             t.kc_parity[c], base, t.kc_class_at[c + 1] - base, t.kc_counts, t.kc_weights,
             t.kc_wild, t.kc_perm, t.kc_twist, t.kc_illegal, t.kc_move_at[c],
             t.kc_slot_at[c], t.forward, t.kc_cuts[first:t.kc_cut_at[c + 1]],
-            t.kc_cut_at[c + 1] - first - 1)
+            t.kc_cut_at[c + 1] - first - 1, t.kc_radix[t.kc_radix_at[c]:t.kc_radix_at[c + 1]])
 
 
 @jit(inline="always")
@@ -211,60 +244,153 @@ def _moved(d, m, cls, ori, cls2, ori2):
     return legal
 
 
-# A permutation too large for a word is cut into parts (layout._cuts): its Lehmer digits
-# in groups, part p the number its digits make (the radices n - i of its digits i), the
-# last halved for an even factor.  Each part is a block of the key; a row decodes them
-# together (unrank_part each, then pieces_of_digits) and images_of_parts gives every
-# part's image after a move.
+# A factor too large for a word is cut into parts (layout._cuts) between the digits of its
+# numbering (ranks.Component.radices: Lehmer digits, class digits, orientations), part p
+# the mixed-radix number of its digits cuts[p] .. cuts[p + 1] - 1.  Each part is a block of
+# the key; a row decodes them together (unrank_part each, then of_digits) and
+# images_of_parts gives every part's image after a move.  ranks.row_digits and digits_row
+# are the plain-Python reference.
 
 
 @jit(inline="always")
-def unrank_part(d, p, value, cls):
-    """Part p's Lehmer digits, from its value, into cls (digits: pieces_of_digits makes
-    them pieces once every part is in)."""
-    code, n, cuts = d[0], d[1], d[17]
-    start, stop = cuts[p], cuts[p + 1]
-    if code == EVEN and stop == n:
-        value *= 2
-    for i in range(stop - 1, start - 1, -1):
-        q = value // (n - i)
-        cls[i] = value - q * (n - i)
+def unrank_part(d, p, value, digits):
+    """Part p's digits, from its value, into digits."""
+    cuts, radices = d[17], d[19]
+    for i in range(cuts[p + 1] - 1, cuts[p] - 1, -1):
+        q = value // radices[i]
+        digits[i] = value - q * radices[i]
         value = q
 
 
 @jit(inline="always")
-def pieces_of_digits(d, cls):
-    """The permutation whose Lehmer digits cls holds, in place (an even factor's: the
-    even one of the two twins)."""
-    code, n, parity = d[0], d[1], d[5]
-    used = np.uint64(0)
-    for i in range(n):
-        v = lowest_bit(pdep(ONE << np.uint64(cls[i]), ~used))
-        used |= ONE << v
-        cls[i] = np.int64(v)
-    if code == EVEN and _lehmer(cls, n)[1] & 1 != parity:
-        v = cls[n - 1]
-        cls[n - 1] = cls[n - 2]
-        cls[n - 2] = v
+def of_digits(d, digits, cls, ori):
+    """The slots cls, ori whose digits `digits` holds (an even factor's: the even one of
+    the two twins)."""
+    code, n, k, count, total, parity, base, classes, counts = d[:9]
+    wild = d[10]
+    size = d[19].size
+    if code == ORI:
+        twists = 0
+        for i in range(size):
+            ori[i] = digits[i]
+            twists += digits[i]
+        if size < n:
+            ori[n - 1] = (total - twists) % k
+    elif code == PERM or code == EVEN:
+        used = np.uint64(0)
+        for i in range(n):
+            digit = np.uint64(digits[i]) if i < size else np.uint64(0)
+            v = lowest_bit(pdep(ONE << digit, ~used))
+            used |= ONE << v
+            cls[i] = np.int64(v)
+        if code == EVEN and _lehmer(cls, n)[1] & 1 != parity:
+            v = cls[n - 1]
+            cls[n - 1] = cls[n - 2]
+            cls[n - 2] = v
+    else:
+        for i in range(n):
+            cls[i] = classes - 1
+        pool = _all_slots(n)
+        size = n
+        for c in range(classes - 1):
+            if n > 64:
+                _class_of_digit(digits[c], c, n, counts[base + c], cls)
+                continue
+            mask = _class_slots(digits[c], counts[base + c], size, pool)
+            pool &= ~mask
+            size -= counts[base + c]
+            while mask:
+                cls[lowest_bit(mask)] = c
+                mask &= mask - ONE
+        j = classes - 1
+        for i in range(n):
+            ori[i] = 0
+            if code == WILD and not wild[base + cls[i]]:
+                ori[i] = digits[j]
+                j += 1
+
+
+# Past 64 slots a class's slots are no mask: its digit is made and read slot by slot.
 
 
 @jit(inline="always")
-def images_of_parts(d, m, cls, ori, cls2, ori2, images, at, stride):
-    """Each part's value after move m of the slots cls into images[at + p * stride] (-1
-    every part when a piece lands where it never stands)."""
-    code, n, cuts, parts = d[0], d[1], d[17], d[18]
+def _class_digit_of_many(cls, n, c, left):
+    """_class_digit of more than 64 slots: a slot of class c adds C(slots of classes c and
+    after that follow it, pieces of c still to place, itself included)."""
+    after = 0
+    for i in range(n):
+        after += cls[i] >= c
+    digit = 0
+    for i in range(n):
+        if cls[i] >= c:
+            after -= 1
+            if cls[i] == c:
+                digit += SLOT_BINOM[after, left]
+                left -= 1
+    return digit
+
+
+@jit(inline="always")
+def _class_of_digit(digit, c, n, left, cls):
+    """_class_slots of more than 64 slots: class c's slots among those still free (cls[i]
+    past c) from its digit, a slot chosen when the digit reaches C(free slots after it,
+    pieces of c still to place)."""
+    after = 0
+    for i in range(n):
+        after += cls[i] > c
+    for i in range(n):
+        if cls[i] > c:
+            after -= 1
+            if left > 0 and digit >= SLOT_BINOM[after, left]:
+                digit -= SLOT_BINOM[after, left]
+                cls[i] = c
+                left -= 1
+
+
+@jit(inline="always")
+def digits_of(d, cls, ori, digits):
+    """The digits of the slots cls, ori (of_digits inverted)."""
+    code, n, k, count, total, parity, base, classes, counts = d[:9]
+    wild = d[10]
+    size = d[19].size
+    if code == ORI:
+        for i in range(size):
+            digits[i] = ori[i]
+    elif code == PERM or code == EVEN:
+        used = np.uint64(0)
+        for i in range(size):
+            v = np.uint64(cls[i])
+            digits[i] = cls[i] - np.int64(popcount(used & ((ONE << v) - ONE)))
+            used |= ONE << v
+    else:
+        pool = _all_slots(n)
+        size = n
+        for c in range(classes - 1):
+            if n > 64:
+                digits[c] = _class_digit_of_many(cls, n, c, counts[base + c])
+                continue
+            digits[c], mask = _class_digit(cls, n, c, counts[base + c], pool, size)
+            pool &= ~mask
+            size -= counts[base + c]
+        j = classes - 1
+        if code == WILD:
+            for i in range(n):
+                if not wild[base + cls[i]]:
+                    digits[j] = ori[i]
+                    j += 1
+
+
+@jit(inline="always")
+def images_of_parts(d, m, cls, ori, cls2, ori2, digits, images, at, stride):
+    """Each part's value after move m of the slots cls, ori into images[at + p * stride]
+    (-1 every part when a piece lands where it never stands)."""
+    cuts, parts, radices = d[17], d[18], d[19]
     legal = _moved(d, m, cls, ori, cls2, ori2)
-    used = np.uint64(0)
-    for i in range(n):  # the Lehmer digits, into ori2 (a permutation has no orientations)
-        v = np.uint64(cls2[i])
-        ori2[i] = cls2[i] - np.int64(popcount(used & ((ONE << v) - ONE)))
-        used |= ONE << v
+    digits_of(d, cls2, ori2, digits)
     for p in range(parts):
         value = 0
         for i in range(cuts[p], cuts[p + 1]):
-            value = value * (n - i) + ori2[i]
-        if code == EVEN and cuts[p + 1] == n:
-            value //= 2
+            value = value * radices[i] + digits[i]
         images[at + p * stride] = value if legal else -1
 
 

@@ -40,7 +40,7 @@ from puzzledb.puzzles.permutation.component_kernels import (
     component,
     image,
     images_of_parts,
-    pieces_of_digits,
+    of_digits,
     unrank,
     unrank_part,
 )
@@ -73,7 +73,7 @@ def _digit(view, key, b):
 def _block_images(t, view, b, key, images, columns, scratch):
     """images[b * moves + m]: high block b's digit of the key after each move m (-1:
     Illegal); a split permutation's high block also sets columns[m], the low table's
-    column; the first part of a permutation cut into parts, every part's."""
+    column; the first part of a factor cut into parts, every part's."""
     _, _, hi_kernel, hi_offset, hi_tables, hi_select, select_tables = view[:7]
     moves, s = view[9], view[10]
     c = hi_kernel[b]
@@ -96,11 +96,13 @@ def _block_images(t, view, b, key, images, columns, scratch):
             for m in range(moves):
                 images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
         else:
+            digits = scratch[4 * s:5 * s]
             for p in range(parts):
-                unrank_part(data, p, _digit(view, key, b + p), cls)
-            pieces_of_digits(data, cls)
+                unrank_part(data, p, _digit(view, key, b + p), digits)
+            of_digits(data, digits, cls, ori)
             for m in range(moves):
-                images_of_parts(data, m, cls, ori, cls2, ori2, images, b * moves + m, moves)
+                images_of_parts(data, m, cls, ori, cls2, ori2, digits, images, b * moves + m,
+                                moves)
 
 
 @jit
@@ -116,7 +118,7 @@ def _row_targets(t, view, key, cache, images, target, columns, scratch):
     blocks = hi_radix.size
     for b in range(blocks):
         if cache[b] != _digit(view, key, b):
-            first = b - hi_part[b]  # a part of a permutation cut into parts: all of them
+            first = b - hi_part[b]  # a part of a factor cut into parts: all of them
             _block_images(t, view, first, key, images, columns, scratch)
             q = first
             while q < blocks and (q == first or hi_part[q] > 0):
@@ -139,7 +141,7 @@ def _row_work(t):
     """A thread's scratch for _row_targets: (cache, images, target, columns, scratch)."""
     blocks = max(t.hi_radix.size, 1)
     return (np.full(blocks, -1, np.int64), np.empty(blocks * t.moves, np.int64),
-            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(4 * t.kc_scratch,
+            np.empty(t.moves, np.int64), np.arange(t.moves), np.zeros(5 * t.kc_scratch,
                                                                        np.int64))
 
 

@@ -31,6 +31,7 @@ from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.definition import compose, identity
 from puzzledb.puzzles.ranking import MAX_CELLS
 from puzzledb.puzzles.permutation.ranks import (
+    MAX_SLOTS,
     class_weights,
     component_rows,
     component_values,
@@ -60,7 +61,7 @@ PermutationTables = namedtuple(
     "hi_part hi_kernel hi_select "
     "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
     "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
-    "kc_twist kc_cut_at kc_cuts kc_scratch")
+    "kc_twist kc_cut_at kc_cuts kc_radix_at kc_radix kc_scratch")
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,8 +109,8 @@ class Layout:
         self.compiled = sorted(compiled, key=lambda c: -c.count)
         for c in self.compiled:  # numbered class by class: no division in the kernels
             c.by_class = c.kind in ("multiset", "wild")
-            if c.count > WORD_LIMIT and c.kind in ("perm", "even"):
-                c.cuts = _cuts(len(c.slots))
+            if c.count > WORD_LIMIT:
+                c.cuts = _cuts(c.radices)
         self.blocks = [[Part(c, f"part{p}")] if c.cuts else [Part(c)]
                        for c in self.compiled for p in range(len(c.cuts) + 1)] + \
             blocks + [low_block]
@@ -185,26 +186,25 @@ class Layout:
 
     def work_size(self, moves):
         """Length of the work array of the neighbours kernel: each high block's cached digit
-        and images, the targets (a key a move) and columns, and four scratch rows of the
-        compiled components."""
+        and images, the targets (a key a move) and columns, and five scratch rows of the
+        compiled components (slots and orientations twice, digits)."""
         blocks = len(self.blocks) - 1
-        scratch = max([len(c.slots) for c in self.compiled] + [1])
-        return blocks + 2 * blocks * moves + (self.key_words + 1) * moves + 4 * scratch
+        return blocks + 2 * blocks * moves + (self.key_words + 1) * moves + \
+            5 * scratch_size(self.compiled)
 
     def is_compiled(self, block):
         return len(block) == 1 and block[0].component in self.compiled
 
 
-def _cuts(n):
-    """Where the parts of a permutation of n pieces too large for a word start: its
-    Lehmer digits (radices n, n - 1, ..., 1) cut greedily, each part's radices' product at
-    most WORD_LIMIT."""
+def _cuts(radices):
+    """Where the parts of a factor too large for a word start: its digits (radices, most
+    significant first) cut greedily, each part's radices' product at most WORD_LIMIT."""
     cuts, product = [], 1
-    for i in range(n):
-        if product * (n - i) > WORD_LIMIT:
+    for i, radix in enumerate(radices):
+        if product * radix > WORD_LIMIT and i:
             cuts.append(i)
             product = 1
-        product *= n - i
+        product *= radix
     return tuple(cuts)
 
 
@@ -258,10 +258,9 @@ def check_size(layout, sets, moves):
     for block, n in zip(layout.blocks, layout.sizes):
         if n > WORD_LIMIT:
             what = " x ".join(p.component.describe(sets) for p in block)
-            raise DefinitionError("file", f"{what}: {in_short(n)} values, past the 2^63 a "
-                                          f"word of a key holds (of the factors, only a "
-                                          f"permutation of distinct pieces is cut into parts "
-                                          f"across words)")
+            raise DefinitionError("file", f"{what}: a digit of {in_short(n)} values, past "
+                                          f"the 2^63 a word of a key holds (a factor is cut "
+                                          f"into parts across words between its digits)")
     tables = layout.table_bytes(moves)
     if tables > 2 * MAX_TABLE_BYTES:
         raise DefinitionError("file", f"move tables of {tables >> 20:,} MiB: more than "
@@ -271,10 +270,21 @@ def check_size(layout, sets, moves):
             raise DefinitionError("file", f"{c.describe(sets)}: Illegal rules for more than "
                                           f"63 kinds of pieces")
     for c in layout.compiled:
-        if len(c.slots) > MAX_CELLS:  # the binomial table of the class-by-class rank
-            raise DefinitionError("file", f"{c.describe(sets)}: {c.count:,} values over "
-                                          f"{len(c.slots)} slots; a factor too large for a "
-                                          f"table has at most {MAX_CELLS} slots")
+        if len(c.slots) > slot_limit(c):
+            raise DefinitionError("file", f"{c.describe(sets)}: {in_short(c.count)} values "
+                                          f"over {len(c.slots)} slots; a factor too large "
+                                          f"for a table has at most {MAX_CELLS} slots "
+                                          f"({MAX_SLOTS} for orientations, or identical "
+                                          f"pieces past a word)")
+
+
+def slot_limit(c):
+    """The most slots of a compiled factor: a 64-bit mask of its slots or pieces (Lehmer
+    digits, a class's slots), or past a word the digit by digit numbering of identical
+    pieces, and orientations, whose binomials and digits need no mask."""
+    if c.kind == "ori" or (c.cuts and c.kind in ("multiset", "wild")):
+        return MAX_SLOTS
+    return MAX_CELLS
 
 
 # --- the moves of a component ----------------------------------------------------------------
@@ -375,14 +385,16 @@ def make_tables(layout, moves, forward):
 def compiled_data(components, moves):
     """The kc_* fields of the tables: each compiled component's numbering and moves."""
     ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity")}
-    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist, cut_at, cuts = \
-        [0], [], [], [], [0], [], [0], [], [], [0], []
+    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist, cut_at, cuts, \
+        radix_at, radices = [0], [], [], [], [0], [], [0], [], [], [0], [], [0], []
     for c in components:
         n = len(c.slots)
         for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity)):
             ints[key].append(value)
         counts += list(c.counts)
-        weights += class_weights(c.counts) if c.by_class else [0] * len(c.counts)
+        # a factor cut into parts is numbered digit by digit (its radices), no weights
+        weights += class_weights(c.counts) if c.by_class and not c.cuts else \
+            [0] * len(c.counts)
         wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
         class_at.append(len(counts))
         masks = [0] * n
@@ -395,11 +407,21 @@ def compiled_data(components, moves):
             perm += local
             twist += tw
         move_at.append(len(perm))
-        cuts += [0, *c.cuts, n]  # each part's first Lehmer digit, and one past the last
+        digits = c.radices if c.cuts else []
+        cuts += [0, *c.cuts, len(digits)]  # each part's first digit, and one past the last
         cut_at.append(len(cuts))
-    scratch = max([len(c.slots) for c in components] + [1])
+        radices += digits
+        radix_at.append(len(radices))
     arrays = [np.array(ints[key] or [0], dtype=np.int64) for key in ints]
     more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, weights, wild,
                                                          slot_at, illegal, move_at, perm,
-                                                         twist, cut_at, cuts)]
-    return (*arrays, *more, np.int64(scratch))
+                                                         twist, cut_at, cuts, radix_at,
+                                                         radices)]
+    return (*arrays, *more, np.int64(scratch_size(components)))
+
+
+def scratch_size(components):
+    """A scratch row of the compiled components: the most slots, or digits of a factor cut
+    into parts."""
+    return max([max(len(c.slots), len(c.radices) if c.cuts else 0) for c in components]
+               + [1])

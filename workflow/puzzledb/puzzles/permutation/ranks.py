@@ -12,6 +12,7 @@ from puzzledb.puzzles.permutation.definition import WILD
 from puzzledb.puzzles.ranking import BINOM
 
 KINDS = ("perm", "even", "multiset", "ori", "wild")  # their codes in the kernels: the index
+MAX_SLOTS = 128  # slots of a factor numbered digit by digit (component_kernels.SLOT_BINOM)
 
 
 @dataclass
@@ -37,19 +38,36 @@ class Component:
     illegal: tuple = field(default=())  # (local slot, class) never together (Illegal)
     split: int = 0  # 'perm', 'even': numbered by where each piece is (layout.py's split)
     by_class: bool = False  # 'multiset', 'wild': numbered class by class (compiled ones)
-    cuts: tuple = ()  # 'perm', 'even' past a word: where its parts' Lehmer digits start
+    cuts: tuple = ()  # a factor past a word: where its parts' digits (radices) start
+
+    @property
+    def radices(self):
+        """The radices of the factor's digits, most significant first, its value being
+        their mixed-radix number (what a factor past a word is cut along): a permutation's
+        Lehmer digits, n, n - 1, ..., 2 (to 3 for an even one, whose value is the
+        lexicographic rank halved: the digit of radix 2 is its parity's); an arrangement of
+        identical pieces numbered class by class, C(slots left, pieces of the class) for
+        each class but the last, then a `?`-twist factor's orientations, k each; an
+        orientation factor's digits, k each."""
+        n = len(self.slots)
+        if self.kind in ("perm", "even"):
+            return list(range(n, 2 if self.kind == "even" else 1, -1))
+        if self.kind == "ori":
+            return [self.k] * self.digits
+        assert self.by_class, "a lexicographic multiset rank has no digits"
+        pools = n - np.cumsum((0,) + self.counts)
+        radices = [comb(int(pools[c]), self.counts[c]) for c in range(len(self.counts) - 1)]
+        return radices + [self.k] * (self.digits if self.kind == "wild" else 0)
 
     @property
     def part_radices(self):
-        """The values of each part of a factor cut into parts (cuts): the product of the
-        radices n - i of its Lehmer digits i, the last halved for an even factor (whose
-        value is the lexicographic rank halved); [count] for a factor in one piece."""
+        """The values of each part of a factor cut into parts (cuts): the product of its
+        digits' radices; [count] for a factor in one piece."""
         if not self.cuts:
             return [self.count]
-        n, bounds = len(self.slots), (0, *self.cuts, len(self.slots))
-        radices = [prod(range(n - e + 1, n - s + 1)) for s, e in zip(bounds, bounds[1:])]
-        radices[-1] //= 2 if self.kind == "even" else 1
-        return radices
+        radices = self.radices
+        bounds = (0, *self.cuts, len(radices))
+        return [prod(radices[s:e]) for s, e in zip(bounds, bounds[1:])]
 
     @property
     def code(self):
@@ -306,8 +324,9 @@ def component_values(c, classes, oris):
     column per slot (an arrangement reads classes only, 'ori' orientations only).  A factor
     past int64 (cut into parts): Python ints, in an object array."""
     if c.cuts:
-        return np.array([lehmer_rank(row) // (2 if c.kind == "even" else 1)
-                         for row in np.asarray(classes).tolist()], dtype=object)
+        return np.array([digits_value(row_digits(c, cls, ori), c.radices) for cls, ori in
+                         zip(np.asarray(classes).tolist(), np.asarray(oris).tolist())],
+                        dtype=object)
     if c.kind == "ori":
         return _digits_value(oris[:, :c.digits], c.k)
     if c.split:  # the positions of pieces 0, 1, ... instead of the pieces of slots 0, 1, ...
@@ -325,13 +344,9 @@ def component_rows(c, values):
     (what a component does not hold reads 0)."""
     n = len(c.slots)
     if c.cuts:
-        rows = [lehmer_row(int(v) * (2 if c.kind == "even" else 1), n) for v in values]
-        classes = np.array(rows, dtype=np.int64).reshape(len(rows), n)
-        if c.kind == "even":  # the odd twin: the last two swapped
-            wrong = parity_rows(classes) != c.parity
-            classes[wrong, n - 2], classes[wrong, n - 1] = \
-                classes[wrong, n - 1], classes[wrong, n - 2].copy()
-        return classes, np.zeros_like(classes)
+        rows = [digits_row(c, value_digits(int(v), c.radices)) for v in values]
+        return (np.array([r[0] for r in rows], dtype=np.int64).reshape(len(rows), n),
+                np.array([r[1] for r in rows], dtype=np.int64).reshape(len(rows), n))
     values = np.asarray(values, dtype=np.int64)
     classes = np.zeros((values.size, n), dtype=np.int64)
     oris = np.zeros((values.size, n), dtype=np.int64)
@@ -353,24 +368,75 @@ def component_rows(c, values):
     return classes, oris
 
 
-def lehmer_rank(row):
-    """The lexicographic rank of a permutation of 0..n-1, a Python int of any size."""
-    rank, left = 0, sorted(row)
-    for v in row:
-        i = left.index(v)
-        rank = rank * len(left) + i
-        left.pop(i)
-    return rank
+# --- a factor's digits, in plain Python: the reference of the compiled ones -----------------
 
 
-def lehmer_row(rank, n):
-    """The permutation of 0..n-1 of lexicographic rank `rank`: lehmer_rank inverted."""
+def digits_value(digits, radices):
+    """The mixed-radix number of digits (a Python int of any size)."""
+    value = 0
+    for digit, radix in zip(digits, radices):
+        value = value * radix + digit
+    return value
+
+
+def value_digits(value, radices):
+    """digits_value inverted."""
     digits = []
-    for radix in range(1, n + 1):
-        rank, d = divmod(rank, radix)
-        digits.append(d)
-    left = list(range(n))
-    return [left.pop(d) for d in reversed(digits)]
+    for radix in reversed(radices):
+        value, digit = divmod(value, radix)
+        digits.append(digit)
+    return digits[::-1]
+
+
+def row_digits(c, classes, oris):
+    """The digits (Component.radices) of one row of a component's slots: class indices and
+    orientations, lists."""
+    n, count = len(c.slots), len(c.radices)
+    if c.kind == "ori":
+        return list(oris[:count])
+    if c.kind in ("perm", "even"):  # Lehmer digits: the pieces below each not yet placed
+        return [sum(classes[j] < classes[i] for j in range(i + 1, n)) for i in range(count)]
+    digits = []
+    for v in range(len(c.counts) - 1):  # class v among the slots of classes v and after
+        left, after, digit = c.counts[v], sum(x >= v for x in classes), 0
+        for x in classes:
+            if x >= v:
+                after -= 1
+                if x == v:
+                    digit += comb(after, left)
+                    left -= 1
+        digits.append(digit)
+    return digits + [o for x, o in zip(classes, oris) if c.kind == "wild" and not c.wild[x]]
+
+
+def digits_row(c, digits):
+    """(classes, orientations) of a row of slots from its digits: row_digits inverted."""
+    n = len(c.slots)
+    classes, oris = [0] * n, [0] * n
+    if c.kind == "ori":
+        oris[:len(digits)] = digits
+        if c.digits < n:
+            oris[n - 1] = (c.total - sum(digits)) % c.k
+    elif c.kind in ("perm", "even"):
+        left = list(range(n))
+        classes = [left.pop(d) for d in list(digits) + [0] * (n - len(digits))]
+        if c.kind == "even" and local_parity(classes) != c.parity:
+            classes[n - 2], classes[n - 1] = classes[n - 1], classes[n - 2]
+    else:
+        last = len(c.counts) - 1
+        classes = [last] * n
+        for v in range(last):
+            left, digit = c.counts[v], digits[v]
+            pool = [i for i in range(n) if classes[i] == last]
+            for j, i in enumerate(pool):
+                skip = comb(len(pool) - 1 - j, left)
+                if left and digit >= skip:
+                    digit -= skip
+                    classes[i] = v
+                    left -= 1
+        named = iter(digits[last:])
+        oris = [next(named) if c.kind == "wild" and not c.wild[x] else 0 for x in classes]
+    return classes, oris
 
 
 def even_rows(values, counts, parity):

@@ -55,6 +55,12 @@ class Capabilities:
             out[i] = min([r] + [self.rank(board[p]) for p in perms])
         return out
 
+    def symmetry_group(self):
+        """The group of symmetries the puzzle may be searched under, one key a class
+        (puzzles/symmetric.py says what such a group gives), or None when it has none that
+        is exact.  Default: None."""
+        return None
+
     def heuristics(self):
         """Admissible lower bounds for tree search: name -> function building a
         bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""

@@ -1,0 +1,82 @@
+"""Symmetry reduction of permutation puzzles (issue 42): the group found from a definition,
+and the classes it makes, against a plain-Python search whose classes come from the
+cube's rotations and reflections applied as matrices (plain_symmetry.py)."""
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from plain_permutation import board_text, read_plain
+from plain_symmetry import U_LAYER, cube_text, layers_with_classes
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.puzzles.symmetric import Classes
+
+EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
+
+VARIANTS = {  # name: (labels, twists, symmetries found, inversion)
+    "distinct": ((1, 2, 3, 4, 5, 6, 7, 8), None, 48, True),
+    # the U layer's corners alike and the D layer's alike: the 16 symmetries that keep the
+    # U-D axis, half of them exchanging the two kinds (twsearch #113 counted these wrong)
+    "identical": (U_LAYER, None, 16, False),
+    # the R layer's alike, their twists counted from their U or D sticker: the 8 that keep
+    # the R-L axis and the U-D stickers
+    "identical-sideways": ((1, 1, 1, 1, 2, 2, 2, 2), None, 8, False),
+    # every twist a `?`: positions are the corners' places alone
+    "wild": ((1, 2, 3, 4, 5, 6, 7, 8), ["?"] * 8, 48, False),
+}
+
+
+def geometric(variant):
+    labels, twists, _, _ = VARIANTS[variant]
+    text = cube_text(labels, twists)
+    return text, PermutationPuzzle(f"cube-{variant}", text=text)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_geometric_2x2x2_has_the_cubes_symmetries_that_keep_its_solved_state(variant):
+    _, puzzle = geometric(variant)
+    group = puzzle.symmetry_group()
+    _, _, symmetries, inversion = VARIANTS[variant]
+    assert (len(group.maps), group.inversion) == (symmetries, inversion)
+    assert group.kinds()["rotation"] == group.kinds()["mirror"] == symmetries // 2
+
+
+def test_the_2x2x2_with_a_fixed_corner_has_the_six_symmetries_of_that_corner():
+    puzzle = PermutationPuzzle("c", file=str(EXAMPLES / "2x2x2.tws"))
+    group = puzzle.symmetry_group()
+    assert (len(group.maps), group.inversion, group.order) == (6, True, 12)
+
+
+def classes_by_depth(puzzle, depth):
+    """Layers of canonical keys found by a BFS over the Classes puzzle's own neighbours."""
+    classes = Classes(puzzle, puzzle.symmetry_group())
+    layer = set(int(k) for k in classes.goal_ranks())
+    seen, out = set(layer), [layer]
+    for _ in range(depth):
+        following = {n for key in layer for n in classes.neighbours(key)} - seen
+        seen |= following
+        out.append(following)
+        layer = following
+    return classes, out
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_classes_and_positions_by_depth_equal_a_plain_bfs_with_explicit_symmetry(variant):
+    text, puzzle = geometric(variant)
+    _, _, _, inversion = VARIANTS[variant]
+    reference, _ = layers_with_classes(text, 3, inversion, wild=variant == "wild")
+    classes, layers = classes_by_depth(puzzle, 3)
+    sets, _, _, _, wild = read_plain(text)
+    for (positions, expected), keys in zip(reference, layers):
+        found = np.array(sorted(keys), dtype=np.uint64)
+        assert found.size == len(expected)
+        assert int(classes.class_sizes(found).sum()) == len(positions)
+        # the same partition: a reference class's positions share one key, and the keys of
+        # two classes differ
+        key_of = {}
+        for cls in expected:
+            ranks = [puzzle.rank(puzzle.parse(board_text(s, sets, wild))) for s in cls]
+            canonical, _ = classes.canonical(np.array(ranks, dtype=np.uint64))
+            assert len(set(canonical.tolist())) == 1
+            key_of[cls] = int(canonical[0])
+        assert sorted(key_of.values()) == found.tolist()

@@ -1,21 +1,27 @@
 """The compiled side of a permutation puzzle searched up to symmetry (symmetry.py): a key
-decoded into a row of slot values (slots.py) and encoded back, the canonical form of a row
-(its least image under the group, and how many of the group's elements reach it), and the
-neighbours kernel whose neighbours are canonical keys.
+decoded into a row of slot values (slots.py) and encoded back, the canonical form of a row,
+and the neighbours kernel whose neighbours are canonical keys.
 
-A state's neighbour is made in slot values (one look-up a slot), then each of the group's
-images of it is compared with the least so far slot by slot in `order`, stopping at the
-first slot that differs: most images lose on the first slot or two, so that an image costs
-a few look-ups, not a rank.  Only the least is ranked.  With inversion the images of the
-neighbour's inverse are compared too.
+The canonical form of a position is its least image under the group: least by the value of
+the lead factor (lead.py) first, then slot by slot in `order`.  A neighbour is made in slot
+values (a look-up a slot); its lead factor's value comes from a move table, and the table's
+mask names the elements whose images take the least value, most often one: only those
+images are made, compared slot by slot (stopping at the first slot that differs) and the
+least ranked.  Without a lead factor every image is compared, which most lose on their
+first slot or two.  With inversion the images of the inverse are candidates too.
+
+Every array is taken out of the tables once per call and handed down as an argument: numba
+counts a reference at each take, and taken in the loops those counts were most of the cost
+(component_kernels.py saw the same).
 """
 
 import numpy as np
-from numba import prange
+from numba import prange, types
+from numba.extending import overload
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
-from puzzledb.compiled.bitops import popcount
+from puzzledb.compiled.bitops import lowest_bit, popcount
 from puzzledb.puzzles.permutation.component_kernels import (
     EVEN,
     ORI,
@@ -24,31 +30,31 @@ from puzzledb.puzzles.permutation.component_kernels import (
     _class_rank,
     unrank,
 )
-from puzzledb.puzzles.permutation.symmetry_tables import SymmetricTables
+from puzzledb.puzzles.permutation.symmetry_tables import (
+    AT,
+    CLASS_AT,
+    CLASS_END,
+    CODE,
+    COLUMNS,
+    DIGITS,
+    K,
+    LEX,
+    MULTI,
+    N,
+    PARITY,
+    R_LO,
+    SPLIT,
+    TOTAL,
+    W_HI,
+    W_LO,
+    SymmetricTables,
+)
 
 ONE = np.uint64(1)
+BLOCK = 4096  # keys a thread takes at a time
 
 
-@jit(inline="always")
-def views(t):
-    """The tables' arrays read out once into two tuples, (symmetries and moves, components),
-    handed down instead of the tables: numba counts a reference at every read of a field
-    (component_kernels.py says what that cost)."""
-    return ((t.sy_order, t.sy_source, t.sy_image, t.sy_count, t.sy_inverse, t.sy_width,
-             t.iv_home, t.iv_class, t.iv_ori, t.iv_k, t.mv_source, t.mv_image, t.moves,
-             t.sy_solved, t.iv_shift),
-            (t.cp_code, t.cp_n, t.cp_k, t.cp_digits, t.cp_total, t.cp_parity, t.cp_class_at,
-             t.cp_counts, t.cp_weights, t.cp_wild, t.cp_at, t.cp_slots, t.cp_lex, t.cp_split,
-             t.cp_multi, t.cp_w_hi, t.cp_r_hi, t.cp_w_lo, t.cp_r_lo, t.iv_shift))
-
-
-@jit(inline="always")
-def _component(cv, c):
-    """The data component_kernels' rank and unrank read (their component(), for
-    component c of every component of the key)."""
-    base = cv[6][c]
-    return (cv[0][c], cv[1][c], cv[2][c], cv[3][c], cv[4][c], cv[5][c], base,
-            cv[6][c + 1] - base, cv[7], cv[8], cv[9])
+# -- keys and rows ----------------------------------------------------------------------------
 
 
 @jit(inline="always")
@@ -94,89 +100,23 @@ def _invert_local(cls, n, rem):
 
 
 @jit(inline="always")
-def _value(cv, c, key):
-    hi, lo, r_lo = cv[15][c], cv[17][c], cv[18][c]
-    v = (key // lo) % r_lo
-    if hi > 0:
-        v += ((key // hi) % cv[16][c]) * r_lo
-    return v
-
-
-@jit(inline="always")
-def decode(key, sv, cv, row, cls, ori, rem):
-    """The row of slot values of key."""
-    solved = sv[13]
-    slots, at, shifts = cv[11], cv[10], cv[19]
-    for j in range(row.size):
-        row[j] = solved[j]
-    for c in range(cv[1].size):
-        d = _component(cv, c)
-        code, n, k, digits, total, parity, base, classes, counts = d[:9]
-        v = _value(cv, c, key)
-        for i in range(n):
-            ori[i] = 0
-        if cv[12][c]:
-            scale = k ** digits if code == WILD else 1
-            _lex_unrank(v // scale, n, counts, base, classes, cv[14][c], rem, cls)
-            if code == WILD:
-                _wild_digits(v % scale, n, k, base, cv[9], cls, ori)
-        else:
-            unrank(d, v, cls, ori)
-        if cv[13][c]:
-            _invert_local(cls, n, rem)
-        for i in range(n):  # the slot's shift: an arrangement's component has no k
-            g = slots[at[c] + i]
-            sh = shifts[g]
-            if code == ORI:
-                row[g] = ((row[g] >> sh) << sh) + ori[i]
-            elif code == WILD:
-                row[g] = (cls[i] << sh) + ori[i]
-            else:
-                row[g] = (cls[i] << sh) + (row[g] & ((1 << sh) - 1))
-
-
-@jit(inline="always")
-def _wild_digits(value, n, k, base, wild, cls, ori):
-    for i in range(n - 1, -1, -1):
-        if not wild[base + cls[i]]:
-            ori[i] = value % k
-            value //= k
-
-
-@jit(inline="always")
 def _lehmer_rank(cls, n):
     """The lexicographic rank of a permutation of 0..n-1 (its Lehmer code)."""
     used = np.uint64(0)
     value = 0
     for i in range(n):
-        v = np.uint64(cls[i])
-        value = value * (n - i) + cls[i] - np.int64(popcount(used & ((ONE << v) - ONE)))
+        c = cls[np.uint64(i)]
+        v = np.uint64(c)
+        value = value * (n - i) + c - np.int64(popcount(used & ((ONE << v) - ONE)))
         used |= ONE << v
     return value
-
-
-@jit(inline="always")
-def _rank_component(code, n, k, digits, base, classes, counts, weights, wild, lex, multi,
-                    cls, ori, rem):
-    """The value of a component whose slots hold cls, ori (component_kernels.rank, and
-    ranks.rank_rows for a table component of identical pieces, written out by kind)."""
-    value = 0
-    if code == ORI:
-        for i in range(digits):
-            value = value * k + ori[i]
-        return value
-    if code == PERM or code == EVEN:
-        value = _lehmer_rank(cls, n)
-        return value >> 1 if code == EVEN else value
-    return _rank_identical(code, n, k, base, classes, counts, weights, wild, lex, multi, cls,
-                           ori, rem)
 
 
 @jit
 def _rank_identical(code, n, k, base, classes, counts, weights, wild, lex, multi, cls, ori,
                     rem):
-    """_rank_component of identical pieces: a call of its own, not inlined (inlined, its
-    code made every rank of the others two to four times as slow)."""
+    """The value of a component of identical pieces: a call of its own, not inlined
+    (inlined, its code made the ranks of the other kinds two to four times as slow)."""
     if lex:
         value = _lex_rank(cls, n, counts, base, classes, multi, rem)
     else:
@@ -189,109 +129,284 @@ def _rank_identical(code, n, k, base, classes, counts, weights, wild, lex, multi
 
 
 @jit
-def encode(row, cv, cls, ori, rem):
-    """The key of a row of slot values: decode inverted.  (The views' arrays are taken
-    out of the tuple once: each take counts a reference, and inside the loops those
-    counts were most of the cost.)"""
-    codes, ns, ks, digits, class_at, counts, weights, wild = (
-        cv[0], cv[1], cv[2], cv[3], cv[6], cv[7], cv[8], cv[9])
-    at, slots, lex, halves, multi, w_hi, w_lo, r_lo, shifts = (
-        cv[10], cv[11], cv[12], cv[13], cv[14], cv[15], cv[17], cv[18], cv[19])
-    key = 0
-    for c in range(ns.size):
-        n = ns[c]
+def _unrank_identical(code, n, k, digits, base, classes, counts, wild, multi, value, cls,
+                      ori, rem):
+    """A table component of identical pieces (lexicographic numbering) decoded."""
+    scale = k ** digits if code == WILD else 1
+    _lex_unrank(value // scale, n, counts, base, classes, multi, rem, cls)
+    if code == WILD:
+        value %= scale
+        for i in range(n - 1, -1, -1):
+            if not wild[base + cls[i]]:
+                ori[i] = value % k
+                value //= k
+
+
+@jit(inline="always")
+def decode(key, row, cls, ori, rem, solved, cp, cp_slots, counts, weights, wild, shifts):
+    """The row of slot values of key."""
+    for j in range(row.size):
+        row[j] = solved[j]
+    for c in range(cp.size // COLUMNS):
+        p = c * COLUMNS
+        code, n, k, digits = cp[p + CODE], cp[p + N], cp[p + K], cp[p + DIGITS]
+        base, r_lo = cp[p + CLASS_AT], cp[p + R_LO]
+        v = (key // cp[p + W_LO]) % r_lo
+        if cp[p + W_HI] > 0:
+            v += (key // cp[p + W_HI]) * r_lo  # a split permutation's high digit
         for i in range(n):
-            g = slots[at[c] + i]
-            v = row[g]
-            cls[i] = v >> shifts[g]
-            ori[i] = v & ((1 << shifts[g]) - 1)
-        if halves[c]:
-            _invert_local(cls, n, rem)
-        base = class_at[c]
-        v = _rank_component(codes[c], n, ks[c], digits[c], base, class_at[c + 1] - base,
-                            counts, weights, wild, lex[c], multi[c], cls, ori, rem)
-        if w_hi[c] > 0:  # a split permutation's two digits
-            key += (v % r_lo[c]) * w_lo[c] + (v // r_lo[c]) * w_hi[c]
+            ori[i] = 0
+        if cp[p + LEX]:
+            _lexicographic(code, n, k, digits, base, cp[p + CLASS_END] - base, counts, wild,
+                           cp[p + MULTI], v, cls, ori, rem)
         else:
-            key += v * w_lo[c]
+            unrank((code, n, k, digits, cp[p + TOTAL], cp[p + PARITY], base,
+                    cp[p + CLASS_END] - base, counts, weights, wild), v, cls, ori)
+        if cp[p + SPLIT]:
+            _invert_local(cls, n, rem)
+        for i in range(n):  # the slot's shift: an arrangement's component has no k
+            g = cp_slots[cp[p + AT] + i]
+            sh = shifts[g]
+            if code == ORI:
+                row[g] = ((row[g] >> sh) << sh) + ori[i]
+            elif code == WILD:
+                row[g] = (cls[i] << sh) + ori[i]
+            else:
+                row[g] = (cls[i] << sh) + (row[g] & ((1 << sh) - 1))
+
+
+@jit(inline="always")
+def encode(row, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts):
+    """The key of a row of slot values: decode inverted."""
+    key = 0
+    for c in range(cp.size // COLUMNS):
+        p = np.uint64(c * COLUMNS)
+        code, n, at, split = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT]), cp[p + SPLIT]
+        for i in range(n):
+            ui = np.uint64(i)
+            g = np.uint64(cp_slots[at + ui])
+            v, sh = row[g], shifts[g]
+            if split:  # numbered by where each piece is
+                cls[np.uint64(v >> sh)] = i
+            else:
+                cls[ui] = v >> sh
+            ori[ui] = v & ((1 << sh) - 1)
+        if code == ORI:
+            v, k = 0, cp[p + K]
+            for i in range(cp[p + DIGITS]):
+                v = v * k + ori[np.uint64(i)]
+        elif code == PERM or code == EVEN:
+            v = _lehmer_rank(cls, n)
+            if code == EVEN:
+                v >>= 1
+        else:
+            v = _identical(code, n, cp[p + K], cp[p + CLASS_AT], cp[p + CLASS_END], counts,
+                           weights, wild, cp[p + LEX], cp[p + MULTI], cls, ori, rem)
+        if cp[p + W_HI] > 0:  # a split permutation's two digits
+            key += (v % cp[p + R_LO]) * cp[p + W_LO] + (v // cp[p + R_LO]) * cp[p + W_HI]
+        else:
+            key += v * cp[p + W_LO]
     return key
 
 
-@jit(inline="always")
-def apply_move(sv, m, row, out):
-    """out: row after move m, slot by slot (slots.SlotCoding.slot_map)."""
-    source, image, width = sv[10], sv[11], sv[5]
-    n = row.size
-    so, io = m * n, m * n * width
-    for j in range(n):
-        out[j] = image[io + j * width + row[source[so + j]]]
+def _lexicographic(code, n, k, digits, base, classes, counts, wild, multi, value, cls, ori,
+                   rem):
+    """_unrank_identical (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_lexicographic, inline="always")
+def _lexicographic_by_marks(code, n, k, digits, base, classes, counts, wild, multi, value,
+                            cls, ori, rem):
+    """_unrank_identical, compiled in only for tables that have identical pieces (as
+    _identical_by_marks)."""
+    if wild.dtype == types.uint8:
+        return lambda code, n, k, digits, base, classes, counts, wild, multi, value, cls, \
+            ori, rem: None
+
+    def call(code, n, k, digits, base, classes, counts, wild, multi, value, cls, ori, rem):
+        _unrank_identical(code, n, k, digits, base, classes, counts, wild, multi, value, cls,
+                          ori, rem)
+    return call
+
+
+def _identical(code, n, k, base, end, counts, weights, wild, lex, multi, cls, ori, rem):
+    """The value of a component of identical pieces (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_identical, inline="always")
+def _identical_by_marks(code, n, k, base, end, counts, weights, wild, lex, multi, cls, ori,
+                        rem):
+    """_rank_identical, compiled in only for tables that have identical pieces: the `?`
+    marks' dtype says which (int64, or uint8 when no component holds identical pieces;
+    symmetry_tables.component_data).  A call of it in encode's loop, even one never taken,
+    made every other rank four times as slow."""
+    if wild.dtype == types.uint8:
+        return lambda code, n, k, base, end, counts, weights, wild, lex, multi, cls, ori, \
+            rem: 0
+
+    def call(code, n, k, base, end, counts, weights, wild, lex, multi, cls, ori, rem):
+        return _rank_identical(code, n, k, base, end - base, counts, weights, wild, lex,
+                               multi, cls, ori, rem)
+    return call
+
+
+# -- moving and comparing rows ------------------------------------------------------------------
+
+
+# Indices here are unsigned: numba checks a signed index for wrapping around from the end,
+# which in these loops of look-ups took a third of the time.
 
 
 @jit(inline="always")
-def invert(sv, row, out):
-    """out: the inverse of the position row (every piece distinct): the piece of class c
-    at slot j, twisted o, puts in c's home slot h the class of slot j, twisted
-    o_h + o_j - o (o_x the solved orientations; slots.py derives it)."""
-    width, home, solved_class, solved_ori, ks = sv[5], sv[6], sv[7], sv[8], sv[9]
-    shifts = sv[14]
+def _at(s, j, n, width, value):
+    """Where slot map s's image of `value` for slot j stands in its image table."""
+    return (s * n + j) * width + np.uint64(value)
+
+
+@jit(inline="always")
+def apply_map(source, image, width, m, row, out):
+    """out: row after slot map m (a move, or a symmetry's conjugation; slots.py)."""
+    n, w, um = np.uint64(row.size), np.uint64(width), np.uint64(m)
     for j in range(row.size):
-        sh = shifts[j]
-        v = row[j]
+        uj = np.uint64(j)
+        out[uj] = image[_at(um, uj, n, w, row[np.uint64(source[um * n + uj])])]
+
+
+@jit(inline="always")
+def invert(row, out, slot_data, home, width):
+    """out: the inverse of the position row (every piece distinct): the piece of class c
+    at slot j, twisted o, puts in c's home slot h the class solved at j, twisted
+    o_h + o_j - o (o_x the solved orientations; slot_data: k, shift, solved class and
+    orientation of each slot)."""
+    w = np.uint64(width)
+    for j in range(row.size):
+        uj = np.uint64(j)
+        k, sh = slot_data[4 * uj], slot_data[4 * uj + np.uint64(1)]
+        v = row[uj]
         o = v & ((1 << sh) - 1)
-        h = home[j * width + v - o]
-        o = solved_ori[h] + solved_ori[j] - o  # in -k < o < 2k: one correction
-        if o < 0:
-            o += ks[j]
-        elif o >= ks[j]:
-            o -= ks[j]
-        out[h] = (solved_class[j] << sh) + o
+        h = np.uint64(home[uj * w + np.uint64(v - o)])
+        o = slot_data[4 * h + np.uint64(3)] + slot_data[4 * uj + np.uint64(3)] - o
+        if o < 0:  # in -k < o < 2k: one correction
+            o += k
+        elif o >= k:
+            o -= k
+        out[h] = (slot_data[4 * uj + np.uint64(2)] << sh) + o
 
 
 @jit(inline="always")
 def _consider(order, source, image, width, s, row, best, count):
-    """Compare symmetry s's image of row with best, slot by slot in `order`: best
-    becomes it when smaller (count 1), count + 1 when equal, else unchanged."""
-    n = row.size
-    so, io = s * n, s * n * width
-    for q in range(n):
-        j = order[q]
-        v = image[io + j * width + row[source[so + j]]]
+    """Compare symmetry s's image of row with best, slot by slot in `order`: best becomes
+    it when smaller (count 1), count + 1 when equal, else unchanged."""
+    n, w, us = np.uint64(row.size), np.uint64(width), np.uint64(s)
+    for q in range(row.size):
+        j = np.uint64(order[q])
+        v = image[_at(us, j, n, w, row[np.uint64(source[us * n + j])])]
         b = best[j]
         if v > b:
             return count
         if v < b:
             best[j] = v
-            for r in range(q + 1, n):
-                j = order[r]
-                best[j] = image[io + j * width + row[source[so + j]]]
+            for r in range(q + 1, row.size):
+                j = np.uint64(order[r])
+                best[j] = image[_at(us, j, n, w, row[np.uint64(source[us * n + j])])]
             return 1
     return count + 1
 
 
-@jit
-def canonical(sv, row, inv, best):
-    """best: the least image of row under the group (the identity, the symmetries and,
-    with inversion, the images of row's inverse, which inv receives); the number of the
-    group's elements whose image it is (the size of row's stabiliser)."""
-    order, source, image, width, symmetries = sv[0], sv[1], sv[2], sv[5], sv[3]
+@jit(inline="always")
+def canonical_all(row, inv, best, order, source, image, width, symmetries, inverse,
+                  slot_data, home):
+    """best: the least image of row under the group, every image compared (the identity,
+    the symmetries and, with inversion, the images of row's inverse, which inv
+    receives); how many of the group's elements give it (the size of row's
+    stabiliser)."""
     for j in range(row.size):
         best[j] = row[j]
     count = 1
     for s in range(1, symmetries):
         count = _consider(order, source, image, width, s, row, best, count)
-    if sv[4]:
-        invert(sv, row, inv)
+    if inverse:
+        invert(row, inv, slot_data, home, width)
         for s in range(symmetries):
             count = _consider(order, source, image, width, s, inv, best, count)
     return count
 
 
 @jit(inline="always")
-def _split_work(t, work):
-    n, m = t.sy_slots, t.sy_scratch
+def canonical_lead(lead, row, inv, best, order, source, image, width, symmetries, slot_data,
+                   home, mask, words):
+    """canonical_all when the lead factor's value of row is `lead`: only the elements the
+    lead table names are compared."""
+    count = 0
+    inverted = False
+    for w in range(words):
+        bits = mask[np.uint64(lead * words + w)]
+        while bits:
+            e = w * 64 + np.int64(lowest_bit(bits))
+            bits &= bits - ONE
+            if e < symmetries:
+                if count == 0:
+                    apply_map(source, image, width, e, row, best)
+                count = _consider(order, source, image, width, e, row, best, count) \
+                    if count else 1
+                continue
+            if not inverted:
+                invert(row, inv, slot_data, home, width)
+                inverted = True
+            if count == 0:
+                apply_map(source, image, width, e - symmetries, inv, best)
+            count = _consider(order, source, image, width, e - symmetries, inv, best,
+                              count) if count else 1
+    return count
+
+
+def canonical(lead, row, inv, best, order, source, image, width, symmetries, inverse,
+              slot_data, home, mask, words):
+    """best: the least image of row; the size of row's stabiliser (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(canonical, inline="always")
+def _canonical_by_lead(lead, row, inv, best, order, source, image, width, symmetries,
+                       inverse, slot_data, home, mask, words):
+    """canonical_lead for tables with a lead factor, canonical_all for the others: the lead
+    mask's dtype says which (uint64, or uint8 without a lead factor: lead.py), so that a
+    kernel holds the code of one of them only (both in one loop made it half as fast)."""
+    if mask.dtype == types.uint8:
+        def every(lead, row, inv, best, order, source, image, width, symmetries, inverse,
+                  slot_data, home, mask, words):
+            return canonical_all(row, inv, best, order, source, image, width, symmetries,
+                                 inverse, slot_data, home)
+        return every
+
+    def led(lead, row, inv, best, order, source, image, width, symmetries, inverse,
+            slot_data, home, mask, words):
+        return canonical_lead(lead, row, inv, best, order, source, image, width, symmetries,
+                              slot_data, home, mask, words)
+    return led
+
+
+@jit(inline="always")
+def lead_value(row, slots, shifts, cls, even):
+    """The lead factor's value in a row: the rank of its classes."""
+    n = slots.size
+    for i in range(n):
+        cls[i] = row[slots[i]] >> shifts[slots[i]]
+    v = _lehmer_rank(cls, n)
+    return v >> 1 if even else v
+
+
+# -- the kernels ----------------------------------------------------------------------------------
+
+
+@jit(inline="always")
+def _split_work(work, n, scratch):
+    """(row, moved, inv, best, cls, ori, rem) in one int64 work array."""
     return (work[:n], work[n:2 * n], work[2 * n:3 * n], work[3 * n:4 * n],
-            work[4 * n:4 * n + m], work[4 * n + m:4 * n + 2 * m],
-            work[4 * n + 2 * m:4 * n + 3 * m])
+            work[4 * n:4 * n + scratch], work[4 * n + scratch:4 * n + 2 * scratch],
+            work[4 * n + 2 * scratch:4 * n + 3 * scratch])
 
 
 @jit
@@ -301,18 +416,30 @@ def neighbours(key, level, out, work, t):
     x and x^-1, so its neighbours are those of x after a move and before one: the
     neighbours of x^-1 are the inverses of the latter.)  A class reached twice is listed
     twice."""
-    sv, cv = views(t)
-    row, moved, inv, best, cls, ori, rem = _split_work(t, work)
-    decode(key, sv, cv, row, cls, ori, rem)
+    order, source, image, width, symmetries, inverse = (
+        t.sy_order, t.sy_source, t.sy_image, t.sy_width, t.sy_count, t.sy_inverse)
+    mv_source, mv_image, moves, slot_data, home = (
+        t.mv_source, t.mv_image, t.moves, t.sl_data, t.iv_home)
+    cp, cp_slots, counts, weights, wild, shifts = (
+        t.cp_table, t.cp_slots, t.cp_counts, t.cp_weights, t.cp_wild, t.sl_shift)
+    lead_size, lead_slots, lead_move, lead_invert, mask, words = (
+        t.ld_size, t.ld_slots, t.ld_move, t.ld_invert, t.ld_mask, t.ld_words)
+    row, moved, inv, best, cls, ori, rem = _split_work(work, t.sy_slots, t.sy_scratch)
+    decode(key, row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts, weights, wild, shifts)
+    lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
     count = 0
-    for side in range(2 if sv[4] else 1):
+    for side in range(2 if inverse else 1):
         if side == 1:
-            invert(sv, row, moved)
+            invert(row, moved, slot_data, home, width)
             row[:] = moved
-        for m in range(sv[12]):
-            apply_move(sv, m, row, moved)
-            canonical(sv, moved, inv, best)
-            out[count] = encode(best, cv, cls, ori, rem)
+            lead = np.int64(lead_invert[lead]) if lead_size else 0
+        for m in range(moves):
+            apply_map(mv_source, mv_image, width, m, row, moved)
+            canonical(np.int64(lead_move[lead * moves + m]) if lead_size else 0, moved, inv,
+                      best, order, source, image, width, symmetries, inverse, slot_data, home,
+                      mask, words)
+            out[count] = encode(best, cls, ori, rem, cp, cp_slots, counts, weights, wild,
+                                shifts)
             count += 1
     return count
 
@@ -320,20 +447,27 @@ def neighbours(key, level, out, work, t):
 compiled.register(SymmetricTables, neighbours=neighbours)
 
 
-BLOCK = 4096  # keys a thread takes at a time
-
-
 @jit
 def _canonical_block(keys, t, out, stabilisers, first, last):
-    """canonical_keys of keys[first:last] (a function of its own: numba's parallel pass
-    mistakes the tuples of views() inside a parallel loop)."""
-    sv, cv = views(t)
+    """The canonical key of each key's class (out, unless None) and its stabiliser's size,
+    for keys[first:last] (a function of its own: numba's parallel pass mistakes the many
+    arrays taken out of the tables inside a parallel loop)."""
+    order, source, image, width, symmetries, inverse = (
+        t.sy_order, t.sy_source, t.sy_image, t.sy_width, t.sy_count, t.sy_inverse)
+    slot_data, home = t.sl_data, t.iv_home
+    cp, cp_slots, counts, weights, wild, shifts = (
+        t.cp_table, t.cp_slots, t.cp_counts, t.cp_weights, t.cp_wild, t.sl_shift)
+    lead_size, lead_slots, mask, words = t.ld_size, t.ld_slots, t.ld_mask, t.ld_words
     work = np.empty(4 * t.sy_slots + 3 * t.sy_scratch, np.int64)
-    row, moved, inv, best, cls, ori, rem = _split_work(t, work)
+    row, moved, inv, best, cls, ori, rem = _split_work(work, t.sy_slots, t.sy_scratch)
     for i in range(first, last):
-        decode(np.int64(keys[i]), sv, cv, row, cls, ori, rem)
-        stabilisers[i] = canonical(sv, row, inv, best)
-        out[i] = encode(best, cv, cls, ori, rem)
+        decode(np.int64(keys[i]), row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts,
+               weights, wild, shifts)
+        lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
+        stabilisers[i] = canonical(lead, row, inv, best, order, source, image, width,
+                                   symmetries, inverse, slot_data, home, mask, words)
+        if out is not None:
+            out[i] = encode(best, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts)
 
 
 @jit(parallel=True)
@@ -344,20 +478,12 @@ def canonical_keys(keys, t, out, stabilisers):
         _canonical_block(keys, t, out, stabilisers, b * BLOCK, min(keys.size, (b + 1) * BLOCK))
 
 
-@jit
-def _sizes_block(keys, t, out, first, last):
-    sv, cv = views(t)
-    order = sv[3] * (2 if sv[4] else 1)
-    work = np.empty(4 * t.sy_slots + 3 * t.sy_scratch, np.int64)
-    row, moved, inv, best, cls, ori, rem = _split_work(t, work)
-    for i in range(first, last):
-        decode(np.int64(keys[i]), sv, cv, row, cls, ori, rem)
-        out[i] = order // canonical(sv, row, inv, best)
-
-
 @jit(parallel=True)
 def class_sizes(keys, t, out):
     """out[i]: the positions of the class whose canonical key is keys[i] (the group's
-    order over its stabiliser's)."""
+    order over its stabiliser's size)."""
     for b in prange((keys.size + BLOCK - 1) // BLOCK):
-        _sizes_block(keys, t, out, b * BLOCK, min(keys.size, (b + 1) * BLOCK))
+        _canonical_block(keys, t, None, out, b * BLOCK, min(keys.size, (b + 1) * BLOCK))
+    order = t.sy_count * (2 if t.sy_inverse else 1)
+    for i in prange(keys.size):
+        out[i] = order // out[i]

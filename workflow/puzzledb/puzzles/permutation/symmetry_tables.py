@@ -1,7 +1,8 @@
 """The data of a permutation puzzle's kernels when it is searched up to symmetry
 (symmetry_kernels.py): its PermutationTables and, in the same flat namedtuple (numba's
 parallel loops take no nested one), the slot maps of its moves and of its symmetries
-(slots.py), what the inverse of a position needs, and every component's digit of the key.
+(slots.py), each slot's orientations and solved value (for the inverse of a position), every
+component's digit of the key and its numbering, and the lead factor's tables (lead.py).
 Plain numpy: made without loading numba."""
 
 from collections import namedtuple
@@ -9,26 +10,38 @@ from collections import namedtuple
 import numpy as np
 
 from puzzledb.puzzles.permutation import split
-from puzzledb.puzzles.permutation.layout import PermutationTables, compiled_data
-from puzzledb.puzzles.permutation.ranks import multinomial
+from puzzledb.puzzles.permutation.layout import PermutationTables
+from puzzledb.puzzles.permutation.lead import lead_tables
+from puzzledb.puzzles.permutation.ranks import KINDS, class_weights, multinomial
 
 SYMMETRY_FIELDS = (
     # the slots: how many, the values a slot may hold at most, the solved row, the order
-    # in which images are compared
+    # in which images are compared, the scratch a component needs
     "sy_slots sy_width sy_solved sy_order sy_scratch "
-    # the symmetries (the identity first) and whether inversion is one more
+    # the symmetries as slot maps (the identity first) and whether inversion is one more
     "sy_count sy_inverse sy_source sy_image "
     # the moves as slot maps
     "mv_source mv_image "
-    # the inverse of a position: each class's home slot, the solved class, orientation, k
-    "iv_home iv_class iv_ori iv_k iv_shift "
-    # every component of the key: its slots, numbering and digit(s) in the key
-    "cp_at cp_slots cp_lex cp_split cp_multi cp_w_hi cp_r_hi cp_w_lo cp_r_lo "
-    "cp_code cp_n cp_k cp_digits cp_total cp_parity cp_class_at cp_counts cp_weights "
-    "cp_wild cp_slot_at cp_illegal cp_move_at cp_perm cp_twist cp_scratch").split()
+    # each slot's k, shift, solved class and orientation (sl_data, four a slot), its shift
+    # alone, and for the inverse each class's home slot (iv_home[j * width + class value])
+    "sl_data sl_shift iv_home "
+    # every component of the key: a row of cp_table (COLUMNS below), its slots, and the
+    # classes' counts, weights and `?` marks of the arrangements
+    "cp_table cp_slots cp_counts cp_weights cp_wild "
+    # the lead factor (lead.py)
+    "ld_size ld_slots ld_move ld_invert ld_mask ld_words ld_even").split()
 
 SymmetricTables = namedtuple("SymmetricTables", PermutationTables._fields + tuple(
     SYMMETRY_FIELDS))
+
+# the columns of cp_table: the kind (ranks.KINDS), slots, orientations and orientation
+# digits, the kept sum and parity, where its classes' counts start and end, whether it is
+# numbered lexicographically (a table component of identical pieces) or by where its pieces
+# are (split), the multinomial of its classes, where its slots start in cp_slots, and its
+# place in the key: key = ((v // r_lo) w_hi if w_hi else 0) + (v % r_lo) w_lo
+(CODE, N, K, DIGITS, TOTAL, PARITY, CLASS_AT, CLASS_END, LEX, SPLIT, MULTI, AT, W_HI,
+ W_LO, R_LO) = range(15)
+COLUMNS = 15
 
 
 def symmetric_tables(puzzle, group):
@@ -42,12 +55,13 @@ def symmetric_tables(puzzle, group):
     fields = dict(
         sy_slots=np.int64(coding.size), sy_width=np.int64(width),
         sy_solved=solved_row(coding), sy_order=compare_order(coding),
+        sy_scratch=np.int64(max(len(c.slots) for c in puzzle.components)),
         sy_count=np.int64(len(group.maps)), sy_inverse=np.int64(group.inversion),
         sy_source=sources.astype(np.int32).ravel(), sy_image=images.astype(small).ravel(),
         mv_source=move_sources.astype(np.int32).ravel(),
         mv_image=move_images.astype(small).ravel(),
-        **inversion_data(coding), **component_data(puzzle.layout, puzzle.components, coding))
-    fields["sy_scratch"] = fields["cp_scratch"]
+        **slot_data(coding), **component_data(puzzle.layout, puzzle.components, coding),
+        **lead_tables(puzzle, group, sources, images, move_sources, move_images))
     return SymmetricTables(*puzzle.tables(), *(fields[name] for name in SYMMETRY_FIELDS))
 
 
@@ -62,46 +76,49 @@ def compare_order(coding):
                     dtype=np.int64)
 
 
-def inversion_data(coding):
-    """iv_home[j * width + (c << shift)]: the slot of j's orbit where class c stands
-    solved; iv_class[j], iv_ori[j]: the solved class and orientation at slot j; iv_k[j]
-    its set's orientations, iv_shift[j] its values' shift."""
-    home = np.zeros(coding.size * coding.width, dtype=np.int64)
+def slot_data(coding):
+    """sl_data (k, shift, solved class, solved orientation of each slot), sl_shift, and
+    iv_home[j * width + (c << shift)]: the slot of j's orbit where class c stands solved."""
     solved = [coding.unpack(g, v) for g, v in enumerate(solved_row(coding))]
+    home = np.zeros(coding.size * coding.width, dtype=np.int64)
     for j in range(coding.size):
         for h in range(coding.size):
             if coding.orbit[h] == coding.orbit[j]:
                 home[j * coding.width + coding.pack(j, solved[h][0], 0)] = h
-    ints = lambda x: np.array(x, dtype=np.int64)  # noqa: E731
-    return dict(iv_home=home, iv_class=ints([c for c, _ in solved]),
-                iv_ori=ints([o for _, o in solved]), iv_k=ints(coding.k),
-                iv_shift=ints(coding.shift))
+    data = [(coding.k[g], coding.shift[g], c, o) for g, (c, o) in enumerate(solved)]
+    return dict(sl_data=np.array(data, dtype=np.int64).ravel(),
+                sl_shift=np.array(coding.shift, dtype=np.int64), iv_home=home)
 
 
 def component_data(layout, components, coding):
-    """The cp_* fields: each component's global slots, its numbering, and where its value
-    stands in the key: key = sum of ((v // r_lo) % r_hi) w_hi + (v % r_lo) w_lo (w_hi 0
-    but for a split permutation, whose high and low parts are two digits)."""
-    at, slots, lex, halves, multi, place = [0], [], [], [], [], []
+    """cp_table, cp_slots, cp_counts, cp_weights, cp_wild: each component's row (COLUMNS),
+    its global slots, and its classes' counts, class-by-class weights and `?` marks."""
+    rows, slots, counts, weights, wild = [], [], [], [], []
     for c in components:
+        row = [0] * COLUMNS
+        row[CODE], row[N], row[K], row[DIGITS] = KINDS.index(c.kind), len(c.slots), c.k, \
+            c.digits
+        row[TOTAL], row[PARITY] = c.total, c.parity
+        row[CLASS_AT] = len(counts)
+        counts += list(c.counts)
+        weights += class_weights(c.counts) if c.counts else []
+        wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
+        row[CLASS_END] = len(counts)
+        row[LEX] = int(c.kind in ("multiset", "wild") and not c.by_class)
+        row[SPLIT] = int(bool(c.split))
+        row[MULTI] = multinomial(c.counts) if c.counts else 1
+        row[AT] = len(slots)
         slots += [coding.first[c.set] + i for i in c.slots]
-        at.append(len(slots))
-        lex.append(int(c.kind in ("multiset", "wild") and not c.by_class))
-        halves.append(int(bool(c.split)))
-        multi.append(multinomial(c.counts) if c.counts else 1)
         if c is layout.split:
-            low = split.low_radix(c)
-            place.append((layout.weights[(id(c), "high")], c.count // low,
-                          layout.weights[(id(c), "low")], low))
+            row[W_HI] = layout.weights[(id(c), "high")]
+            row[W_LO], row[R_LO] = layout.weights[(id(c), "low")], split.low_radix(c)
         else:
-            place.append((0, 1, layout.weights[(id(c), "whole")], c.count))
-    ints = lambda x: np.array(x, dtype=np.int64)  # noqa: E731
-    names = ("cp_code cp_n cp_k cp_digits cp_total cp_parity cp_class_at cp_counts "
-             "cp_weights cp_wild cp_slot_at cp_illegal cp_move_at cp_perm cp_twist "
-             "cp_scratch").split()
-    data = dict(zip(names, compiled_data(components, [])))
-    return dict(cp_at=ints(at), cp_slots=ints(slots or [0]), cp_lex=ints(lex),
-                cp_split=ints(halves), cp_multi=ints(multi),
-                cp_w_hi=ints([p[0] for p in place]), cp_r_hi=ints([p[1] for p in place]),
-                cp_w_lo=ints([p[2] for p in place]), cp_r_lo=ints([p[3] for p in place]),
-                **data)
+            row[W_LO], row[R_LO] = layout.weights[(id(c), "whole")], c.count
+        rows.append(row)
+    ints = lambda x: np.array(x or [0], dtype=np.int64)  # noqa: E731
+    # the marks' dtype tells the kernels whether any component holds identical pieces
+    # (symmetry_kernels._identical): uint8 when none does
+    identical = any(c.kind in ("multiset", "wild") for c in components)
+    return dict(cp_table=np.array(rows, dtype=np.int64).ravel(), cp_slots=ints(slots),
+                cp_counts=ints(counts), cp_weights=ints(weights),
+                cp_wild=np.array(wild or [0], dtype=np.int64 if identical else np.uint8))

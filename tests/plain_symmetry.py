@@ -111,21 +111,19 @@ def state_of(stickers):
 
 def conjugate(state, m, solved, wild):
     """The state turned by m and its pieces renamed as m moves their solved places: a
-    piece p whose home is slot h becomes the piece solved at slot m(h) (solved: the
-    solved labels; identical pieces must go to identical pieces)."""
+    piece p whose home is slot h becomes the piece solved at slot m(h), its sticker k the
+    sticker that m makes of h's sticker k (solved: the solved labels; identical pieces
+    must go to identical pieces).  So the piece at slot i whose sticker 0 stands on the
+    slot's sticker o goes to slot j, and its new sticker 0 stands where m takes (i, o)."""
     move = sticker_map(m)
-    homes = {p: solved.index(p) for p in set(solved)}
-    labels = {piece: solved[move[(h, 0)][0]] for piece, h in homes.items()}
-    out = {}
-    for (i, k), (piece, pk) in stickers_of(state).items():
-        j, kk = move[(i, k)]
-        turned = move[(homes[piece], pk)][1]
-        out[(j, kk)] = (labels[piece], turned)
-    result = state_of(out)
-    if wild:
-        (ls, os), = result
-        result = ((ls, tuple(0 for _ in os)),)
-    return result
+    (labels, oris), = state
+    out_labels, out_oris = [0] * 8, [0] * 8
+    for i, (piece, o) in enumerate(zip(labels, oris)):
+        home = solved.index(piece)
+        j, s0 = move[(i, o)]
+        out_labels[j] = solved[move[(home, 0)][0]]
+        out_oris[j] = 0 if wild else (s0 - move[(home, 0)][1]) % 3
+    return ((tuple(out_labels), tuple(out_oris)),)
 
 
 def invert(state):

@@ -72,14 +72,14 @@ import numpy as np
 from puzzledb import puzzles
 from puzzledb.bfs.bitset import new_bitset
 from puzzledb.bfs.searches import TwoBitSearch
-from puzzledb.compiled import set_threads
+from puzzledb.compiled import prepare, set_threads
 from puzzledb.config import load_definitions
 if sys.argv[3]:
     load_definitions(sys.argv[3])
 set_threads(int(sys.argv[2]))
 puzzle = puzzles.get(sys.argv[1])
 search = TwoBitSearch(puzzle)
-search.warm_up()
+prepare(search.kernels())
 search.start(puzzle.goal_ranks())
 bits = new_bitset(puzzle.size) if sys.argv[4] else None
 if bits is not None:  # loaded (or compiled) before the clock starts

@@ -40,6 +40,7 @@ QUERIES = """
 import json, os, sys, time
 import numpy as np
 from puzzledb import puzzles, paths
+from puzzledb.compiled import prepare
 from puzzledb.config import load_definitions
 from puzzledb.query.database import DepthDatabase
 name, results, config, mode, seed, count = sys.argv[1:7]
@@ -55,13 +56,13 @@ rng = np.random.default_rng(int(seed))
 out = {}
 if mode in ("first", "cold"):  # first: the process's first query, which loads the kernels
     if mode == "cold":
-        db.lookup.walker.load()
+        prepare(db.lookup.walker.kernels())
     board = puzzle.decode(int(rng.integers(puzzle.size)))
     began = time.perf_counter()
     out["distance"] = db.distance(board)
     out["seconds"] = time.perf_counter() - began
 elif mode == "warm":
-    db.lookup.walker.load()
+    prepare(db.lookup.walker.kernels())
     boards = [puzzle.decode(int(r)) for r in rng.integers(puzzle.size, size=int(count))]
     first = [db.distance(b) for b in boards]
     times = []
@@ -72,13 +73,13 @@ elif mode == "warm":
     out["seconds"] = times
     out["distances"] = first
 elif mode == "count":  # the deepest position's optimal solutions, counted
-    db.lookup.walker.load()
+    prepare(db.lookup.walker.kernels())
     board = db.boards_at(db.max_depth, count=1, seed=int(seed))[0]
     began = time.perf_counter()
     out.update(board=board, solutions=str(db.count_solutions(board)),
                seconds=time.perf_counter() - began)
 else:  # deepest: solved cold, then warm; the route replayed
-    db.lookup.walker.load()
+    prepare(db.lookup.walker.kernels())
     board = db.boards_at(db.max_depth, count=1, seed=int(seed))[0]
     began = time.perf_counter()
     route = db.solution(board)

@@ -1,25 +1,30 @@
-"""The race of issue 35: `twsearch -g -t 2` against `puzzledb build` on the same definition
-files of twsearch's own, same run, alternated: whole-command times side by side, the peak RSS
-of each, and whether the per-depth counts are identical (as far as both go).
+"""The race of issues 35 and 44: `twsearch -g -t 2` against `puzzledb build` on the same
+definition files of twsearch's own, whole command against whole command, same run,
+alternated: first use (an empty kernel cache, as on a fresh install) and warm, the peak RSS
+of each, whether the per-depth counts are identical (as far as both go), and with
+--workflow the whole workflow (`snakemake`) too.
 
-    python benchmarks/race_twsearch.py --twsearch /path/to/twsearch       # 2x2x2 skewb pyraminx
-    python benchmarks/race_twsearch.py --repeat 3 3p1                     # a quiet machine
+    python benchmarks/race_twsearch.py --twsearch /path/to/twsearch   # 2x2x2 (both) skewb pyraminx
+    python benchmarks/race_twsearch.py --repeat 3 --workflow 3p1      # a quiet machine
     python benchmarks/race_twsearch.py --repeat 1 moonspinner 2x2x3 fto-corners-edges
-    python benchmarks/race_twsearch.py --list                             # the races known
+    python benchmarks/race_twsearch.py --list                         # the races known
 
-The files come from the checkout's samples/main; two are derived from them at run time and
-written to a temporary directory only (never kept): `2x2x3`, the 3x3x3 with the two corners
-and five edges that U and R never move named and every other piece identical with its twist
-ignored ('?'): 1,532,805,120 positions; `fto-corners-edges`, FTO.tws with its two centre
-sets taken out (its eight face moves, 16 generators), built to depth 9.
+The files come from the checkout's samples/main: every file puzzledb builds in full
+(twsearch_samples.py; the 2x2x2 in quarter turns too); two more are derived from them at
+run time and written to the scratch directory only (never kept): `2x2x3`, the 3x3x3 with the
+two corners and five edges that U and R never move named and every other piece identical
+with its twist ignored ('?'): 1,532,805,120 positions; `fto-corners-edges`, FTO.tws with its
+two centre sets taken out (its eight face moves, 16 generators), built to depth 9.
 
 Each race gives both programs the same memory: `--memory-mb` to puzzledb and `-M` to twsearch
-(4,000 MiB but for moonspinner, whose two-bit array is 11 GiB: 12,000).  Before the clock, one
-untimed puzzledb run of the same file to depth 2 loads its compiled kernels (the log's
-'compiling' seconds of each timed run are shown: a backward kernel may still load in the
-first).  twsearch's table is read from its "Dist" lines, puzzledb's from its log; a run
-stopped by --time-limit counts as far as it got.  The load average before each run is shown:
-the machine may be shared.
+(4,000 MiB but where the two-bit array needs more).  Each race's first puzzledb run uses an
+empty kernel cache of its own (PUZZLEDB_CACHE_DIR): its whole command is the first use, its
+log's 'compiling' seconds what compiling cost, and its BFS seconds show whether anything
+compiled inside the search; the runs after it are warm (--no-first-use: an untimed build to
+depth 2 fills the cache instead).  twsearch's table is read from its "Dist" lines,
+puzzledb's from its log; a run stopped by --time-limit counts as far as it got.  The load
+average before each run is shown: the machine may be shared.  The summary table at the end
+is in markdown (docs/benchmarks.md), warm figures the best of the runs.
 """
 
 import argparse
@@ -123,19 +128,39 @@ class Race:
     store: str = "layers"
     depth_limit: int | None = None
     derive: tuple = ()  # ("without", set names) or ("block", face moves)
+    metric: str = "htm"  # or "qtm": twsearch -q
 
 
+# Every sample file twsearch_samples.py finds puzzledb builds in full (docs/permutation.md),
+# the corners in quarter turns too, and two files derived from the samples.
 RACES = {
     "2x2x2": Race("2x2x2.tws"),
+    "2x2x2-qtm": Race("2x2x2.tws", metric="qtm"),
     "skewb": Race("skewb.tws"),
     "pyraminx": Race("pyraminx.tws"),
     "3p1": Race("3p1.tws"),
+    "233": Race("233.tws"),
+    "235": Race("235.tws"),
+    "dino": Race("dino.tws"),
+    "ufo": Race("ufo.tws"),
+    "tangram": Race("tangram.tws"),
+    "mastermorphix": Race("mastermorphix.tws"),
+    "jing-pyraminx": Race("Jing_pyraminx.tws"),
+    "skewb-diamond": Race("skewb_diamond.tws"),
+    "master-pyramorphix": Race("master_pyramorphix.tws"),
+    "puzzlerchallenger": Race("puzzlerchallenger.tws"),
+    "lo33": Race("lo33.tws"),
+    "puzzlernovice": Race("puzzlernovice.tws"),
+    "pyramorphix": Race("pyramorphix.tws"),
+    "turnstile": Race("turnstile.tws", store="counts"),
+    "turnfour": Race("turnfour.tws", memory_mb=6000, store="counts"),
     "moonspinner": Race("moonspinner.tws", memory_mb=12000, store="counts"),
+    "vertushka": Race("vertushka.tws", memory_mb=17500, store="counts"),
     "2x2x3": Race("3x3x3.tws", derive=("block", ("U", "R"))),
     "fto-corners-edges": Race("FTO.tws", depth_limit=9,
                               derive=("without", ("CENTER", "CENTER2"))),
 }
-SMALL = ["2x2x2", "skewb", "pyraminx"]
+SMALL = ["2x2x2", "2x2x2-qtm", "skewb", "pyraminx"]
 
 
 def definition_file(name, race, root, scratch):
@@ -161,52 +186,106 @@ def build_arguments(race, threads, depth_limit=None):
 
 
 def race_one(name, race, path, program, scratch, args):
-    """Alternate twsearch and puzzledb --repeat times; print tables, times and peak RSS."""
+    """A first use (an empty kernel cache) unless --no-first-use, then twsearch, puzzledb
+    and (--workflow) the whole workflow alternated --repeat times, warm; the tables, times,
+    peak RSS and load before each run printed.  A row of the summary table."""
     options = build_arguments(race, args.threads)
-    warm = peer.puzzledb_build(scratch, name, path,
-                               *build_arguments(race, args.threads, depth_limit=2),
-                               timeout=args.time_limit)
-    command = peer.twsearch_command(program, path, args.threads, memory_mb=race.memory_mb)
-    tw_runs, pdb_runs = [], []
-    for _ in range(args.repeat):
-        load = os.getloadavg()[0]
-        tw_runs.append((load, peer.measured(command, timeout=args.time_limit)))
-        if warm.returncode == 0:
-            load = os.getloadavg()[0]
-            pdb_runs.append((load, peer.puzzledb_build(scratch, name, path, *options,
-                                                       timeout=args.time_limit)))
-    theirs = peer.twsearch_counts(tw_runs[-1][1].stdout)
-    ours = peer.layer_counts(pdb_runs[-1][1].stderr) if pdb_runs else []
-    print(f"\n== {name} ({path.name}; memory {race.memory_mb:,} MiB, store {race.store}"
-          + (f", depth limit {race.depth_limit}" if race.depth_limit is not None else "") + ")")
-    print(f"twsearch: {' '.join(command)} ({peer.twsearch_index(tw_runs[-1][1].stdout)})")
+    cache = scratch / f"kernels-{name}"  # empty: the first use compiles every kernel
+    limit = [] if args.first_use else build_arguments(race, args.threads, depth_limit=2)
+    first = (os.getloadavg()[0], peer.puzzledb_build(
+        scratch, name, path, *(limit or options), metric=race.metric, cache=cache,
+        timeout=args.time_limit))
+    command = peer.twsearch_command(program, path, args.threads, metric=race.metric,
+                                    memory_mb=race.memory_mb)
+    runs = {"twsearch": [], "puzzledb": [], "workflow": []}
+    for _ in range(args.repeat if first[1].returncode == 0 else 0):
+        runs["twsearch"].append((os.getloadavg()[0], peer.measured(
+            command, timeout=args.time_limit)))
+        runs["puzzledb"].append((os.getloadavg()[0], peer.puzzledb_build(
+            scratch, name, path, *options, metric=race.metric, cache=cache,
+            timeout=args.time_limit)))
+        if args.workflow:
+            runs["workflow"].append((os.getloadavg()[0], peer.puzzledb_workflow(
+                scratch, name, path, workflow_config(name, race, args.threads), race.metric,
+                cache=cache, timeout=args.time_limit)))
+    theirs = peer.twsearch_counts(runs["twsearch"][-1][1].stdout) if runs["twsearch"] else []
+    ours = peer.layer_counts(runs["puzzledb"][-1][1].stderr) if runs["puzzledb"] else []
+    print(f"\n== {name} ({path.name}, {race.metric}; memory {race.memory_mb:,} MiB, store "
+          f"{race.store}" + (f", depth limit {race.depth_limit}" if race.depth_limit is not None
+                              else "") + ")")
+    index = peer.twsearch_index(runs["twsearch"][-1][1].stdout) if runs["twsearch"] else ""
+    print(f"twsearch: {' '.join(command)} ({index})")
     print(f"puzzledb: build {name} {' '.join(options)} ({name} declared under define: as "
-          f"family permutation, file {path})")
-    if warm.returncode != 0:
-        print(f"puzzledb refuses it: {(warm.stderr.strip().splitlines() or ['?'])[-1]}")
+          f"family permutation, file {path}, metric {race.metric})")
+    if first[1].returncode != 0:
+        print(f"puzzledb refuses it: {(first[1].stderr.strip().splitlines() or ['?'])[-1]}")
     print(f"{'depth':>5} {'twsearch':>16} {'puzzledb':>16}")
     for d in range(max(len(theirs), len(ours))):
         cells = [f"{t[d]:,}" if d < len(t) else "-" for t in (theirs, ours)]
         print(f"{d:>5} {cells[0]:>16} {cells[1]:>16}")
+    tables = peer.compare(ours, theirs) if ours and theirs else "-"
     if ours and theirs:
-        print(f"tables {peer.compare(ours, theirs)}; twsearch {sum(theirs):,} states to depth "
+        print(f"tables {tables}; twsearch {sum(theirs):,} states to depth "
               f"{len(theirs) - 1}, puzzledb {sum(ours):,} to depth {len(ours) - 1}")
-    print("twsearch  " + "; ".join(describe(load, run) for load, run in tw_runs))
-    if pdb_runs:
-        print("puzzledb  " + "; ".join(describe(load, run) + puzzledb_split(run)
-                                       for load, run in pdb_runs))
+    print(("first use" if args.first_use else "warm-up to depth 2") + " (an empty kernel "
+          f"cache) {describe(first[1])}{puzzledb_split(first[1])}, load {first[0]:.1f}")
+    for program_name, measured in runs.items():
+        if measured:
+            print(f"{program_name:9s} " + "; ".join(
+                describe(run) + (puzzledb_split(run) if program_name == "puzzledb" else "")
+                + f", load {load:.1f}" for load, run in measured))
+    return summary_row(name, ours, first[1] if args.first_use else None, runs, tables)
 
 
-def describe(load, run):
-    """A run's whole time, CPU, peak RSS and the load before it; how it ended if not well."""
-    return (f"{run.seconds:.2f} s (CPU {run.cpu:.1f} s, peak {run.peak_mib:,.0f} MiB, load "
-            f"{load:.1f})" + (f" [{run.ended()}]" if run.ended() else ""))
+def workflow_config(name, race, threads):
+    """The config lines of the whole workflow's run: the race's memory, threads, store and
+    depth limit."""
+    lines = f"memory_mb: {race.memory_mb}\nthreads: {threads}\n"
+    if race.store != "layers":
+        lines += f"store: {{'{name}': {race.store}}}\n"
+    if race.depth_limit is not None:
+        lines += f"depth_limit: {{'{name}': {race.depth_limit}}}\n"
+    return lines
 
 
-def puzzledb_split(run):
-    """puzzledb's own split of its time, from its log: the search and kernel loading."""
+def best(runs):
+    """The fastest of the runs that ended well, or None."""
+    good = [run for _, run in runs if not run.ended()]
+    return min(good, key=lambda run: run.seconds) if good else None
+
+
+def summary_row(name, ours, first, runs, tables):
+    """The race's row of the summary: whole commands, warm the best of the runs."""
+    tw, pdb, flow = (best(runs[key]) for key in ("twsearch", "puzzledb", "workflow"))
+    cells = [name, f"{sum(ours):,}" if ours else "-",
+             f"{first.seconds:.2f}{puzzledb_split(first, short=True)}" if first else "-",
+             f"{pdb.seconds:.2f}{puzzledb_split(pdb, short=True)}" if pdb else "-",
+             f"{tw.seconds:.2f}" if tw else "-",
+             f"{tw.seconds / pdb.seconds:.2f}x" if tw and pdb else "-",
+             (f"{flow.seconds:.2f} ({tw.seconds / flow.seconds:.2f}x)" if flow and tw else "-"),
+             tables]
+    return cells
+
+
+def describe(run):
+    """A run's whole time, CPU, peak RSS; how it ended if not well."""
+    return (f"{run.seconds:.2f} s (CPU {run.cpu:.1f} s, peak {run.peak_mib:,.0f} MiB)"
+            + (f" [{run.ended()}]" if run.ended() else ""))
+
+
+def puzzledb_split(run, short=False):
+    """puzzledb's own split of its time, from its log: the search and the kernels' loading
+    (or compiling) before it."""
     found = re.search(r"BFS ([\d.]+) s after ([\d.]+) s compiling", run.stderr)
-    return f" [BFS {found[1]} s, compiling {found[2]} s]" if found else ""
+    if not found:
+        return ""
+    return (f" ({found[1]} + {found[2]})" if short
+            else f" [BFS {found[1]} s, compiling {found[2]} s]")
+
+
+HEADS = ["race", "positions", "puzzledb first use (BFS + compiling)",
+         "puzzledb warm (BFS + compiling)", "twsearch warm", "twsearch / puzzledb",
+         "whole workflow (twsearch / it)", "tables"]
 
 
 def main(argv=None):
@@ -217,6 +296,15 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=3 * 3600,
                         help="seconds a run may take before it is stopped (default 3 h)")
+    parser.add_argument("--no-first-use", dest="first_use", action="store_false",
+                        help="no first use timed: an untimed build to depth 2 fills the "
+                             "kernel cache instead")
+    parser.add_argument("--workflow", action="store_true",
+                        help="also the whole workflow (snakemake: search, summary, deepest "
+                             "positions and their moves, plot, report), warm")
+    parser.add_argument("--scratch", type=Path, default=None,
+                        help="where the layers and kernel caches go (default: the system's "
+                             "temporary directory); removed after")
     parser.add_argument("--list", action="store_true", help="the races known, and stop")
     args = parser.parse_args(argv)
     if args.list:
@@ -233,11 +321,16 @@ def main(argv=None):
                  f"or give --twsearch-binary")
     print(f"twsearch {program} at {peer.commit(root)}; puzzledb from "
           f"{peer.puzzledb_env()['PYTHONPATH']}; {os.cpu_count()} cores")
-    with tempfile.TemporaryDirectory() as tmp:
+    rows = []
+    with tempfile.TemporaryDirectory(dir=args.scratch) as tmp:
         scratch = Path(tmp)
         for name in args.names:
-            race_one(name, RACES[name], definition_file(name, RACES[name], root, scratch),
-                     program, scratch, args)
+            rows.append(race_one(name, RACES[name], definition_file(name, RACES[name], root,
+                                                                    scratch),
+                                 program, scratch, args))
+    print("\n| " + " | ".join(HEADS) + " |\n|" + "---|" * len(HEADS))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

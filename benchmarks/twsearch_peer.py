@@ -151,17 +151,22 @@ def twsearch_index(text):
     return (f"index {int(size[1]):,}" if size else "") + (f", {mode[1]}" if mode else "")
 
 
-def puzzledb_env():
+def puzzledb_env(cache=None):
     """The environment puzzledb runs in: PYTHONPATH as given (another checkout's puzzledb),
-    else this repository's."""
-    return dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH") or str(ROOT / "workflow"))
+    else this repository's; its kernel cache in `cache` if given (PUZZLEDB_CACHE_DIR: an
+    empty directory is a first use, as on a fresh install)."""
+    env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH") or str(ROOT / "workflow"))
+    if cache is not None:
+        env["PUZZLEDB_CACHE_DIR"] = str(cache)
+    return env
 
 
-def define(scratch, name, path, metric="htm"):
-    """A config file in `scratch` declaring the definition file `path` as puzzle `name`."""
+def define(scratch, name, path, metric="htm", extra=""):
+    """A config file in `scratch` declaring the definition file `path` as puzzle `name`
+    (and the config lines `extra`)."""
     config = Path(scratch) / f"{name}.yaml"
     config.write_text(f"puzzles: ['{name}']\ndefine:\n  '{name}':\n    family: permutation\n"
-                      f"    file: '{Path(path).resolve()}'\n    metric: {metric}\n")
+                      f"    file: '{Path(path).resolve()}'\n    metric: {metric}\n{extra}")
     return config
 
 
@@ -171,16 +176,34 @@ def puzzledb_command(config, results, *arguments):
             str(results), *map(str, arguments)]
 
 
-def puzzledb_build(scratch, name, path, *arguments, timeout=None, stop=None):
+def puzzledb_build(scratch, name, path, *arguments, metric="htm", cache=None, timeout=None,
+                   stop=None):
     """`puzzledb build NAME ARGUMENTS...` of the definition file `path`, measured, in a fresh
-    results directory in `scratch` (removed after: layer files can be large)."""
+    results directory in `scratch` (removed after: layer files can be large); its kernels
+    in `cache` if given."""
     results = Path(tempfile.mkdtemp(dir=scratch))
     try:
-        return measured(puzzledb_command(define(scratch, name, path), results, "build", name,
-                                         *arguments),
-                        env=puzzledb_env(), timeout=timeout, stop=stop)
+        return measured(puzzledb_command(define(scratch, name, path, metric), results, "build",
+                                         name, *arguments),
+                        env=puzzledb_env(cache), timeout=timeout, stop=stop)
     finally:
         shutil.rmtree(results, ignore_errors=True)
+
+
+def puzzledb_workflow(scratch, name, path, config_lines, metric="htm", cache=None,
+                      timeout=None):
+    """The whole workflow, `snakemake --cores 2` with the definition file `path` declared
+    as the one puzzle (and `config_lines`: memory_mb, store, ...), measured from no results
+    in a fresh directory of `scratch` (removed after): search, summary, deepest positions
+    and their moves, plot, report."""
+    workdir = Path(tempfile.mkdtemp(dir=scratch))
+    try:
+        define(workdir, name, path, metric, config_lines).rename(workdir / "config.yaml")
+        return measured([sys.executable, "-m", "snakemake", "--snakefile",
+                         str(ROOT / "Snakefile"), "--directory", str(workdir), "--cores", "2",
+                         "--quiet"], env=puzzledb_env(cache), timeout=timeout)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def layer_counts(log):

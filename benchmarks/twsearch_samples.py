@@ -46,6 +46,7 @@ class Verdict:
     ranks: int | None = None
     need_mib: float | None = None
     store: str = "layers"
+    words: int = 1  # the 64-bit words of a key
     line: str = ""  # REFUSED: puzzledb's one line, its config prefix taken off
     built: str = ""  # --build: what the build gave, or why it was not built
     counts: list = field(default_factory=list)  # --build: puzzledb's per-depth counts
@@ -57,6 +58,8 @@ class Verdict:
             return self.line
         if self.kind == TREE:
             return "ranks past 64 bits: no database"
+        if self.kind == PREFIX and self.words > 1:
+            return f"frontier search, keys of {self.words} words ({8 * self.words} bytes)"
         if self.kind == PREFIX:
             return f"frontier search; in memory it would need {self.need_mib:,.0f} MiB"
         return f"in memory, store {self.store}, {self.need_mib:,.1f} MiB"
@@ -72,6 +75,9 @@ def classify(path, scratch, memory_mb, counts_above):
         return Verdict(path, REFUSED, line=re.sub(r"^puzzledb: (error: )?(\S+\.yaml: define\."
                                                   r"[^:]+: )?", "", line))
     ranks = int(re.search(r"^rank space\s+([\d,]+)", run.stdout, re.M)[1].replace(",", ""))
+    words = int(re.search(r"^key\s+(\d+) word", run.stdout, re.M)[1])
+    if words > 1:  # the frontier search alone: a prefix, or the whole of a sparse space
+        return Verdict(path, PREFIX, ranks, words=words)
     memory = re.search(r"^search memory\s+([\d,.]+) MiB", run.stdout, re.M)
     if memory is None:
         return Verdict(path, TREE, ranks)

@@ -34,6 +34,7 @@ from puzzledb.bfs.frontier.plan import StepRecord
 from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
 from puzzledb.cli import main
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.config import load_definitions
 from puzzledb.errors import BudgetError, PuzzledbError, StorageError, one_line
 from puzzledb.store import files, layers as store
@@ -44,9 +45,11 @@ from puzzledb.store.kinds import stored
 from puzzledb.store.layer import Layer
 from puzzledb.store.layers import LayerStore
 from puzzledb.rules import rule_job
+from wide_definitions import wide_definition
 
 HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
 FLIPIT = puzzles.get("flipit-square")
+WIDE = PermutationPuzzle("wide2", text=wide_definition(2))
 
 
 def quiet(message):
@@ -273,6 +276,7 @@ def test_a_sharded_build_stopped_before_a_step_record_leaves_no_work_files_once_
 SMALL_PUZZLES = {
     "four": {"family": "sliding", "width": 2, "height": 2, "goal": "12 30"},
     "four-by-two": {"family": "sliding", "width": 4, "height": 2, "goal": "1234 5670"},
+    "wide2": {"family": "permutation", "text": wide_definition(2)},  # keys of two words
 }
 # The builds, one a line: (id, the puzzledb command after `--results DIR`).
 BUILDS = [
@@ -290,6 +294,10 @@ BUILDS = [
     # merge jobs (a part each)
     ("four-by-two-sharded", ["build", "four-by-two", "--shards", "2", "--job-states", "80",
                              "--depth-limit", "11"]),
+    # the frontier engine on keys of two words, to depth 5 of 11: in-process through work
+    # files, then fanned out (layers in parts)
+    ("wide2-keys", ["build", "wide2", "--shards", "2", "--job-states", "100",
+                    "--depth-limit", "5"]),
 ]
 
 
@@ -315,8 +323,21 @@ def write_parts(results):
     layers.write_parted(1, entries)
 
 
-# One write of the store each, one a line: (id, a function writing into a directory).
-STORE_WRITES = [("layer", write_layer), ("counts", write_counts), ("parts", write_parts)]
+def write_wide_parts(results):
+    """A layer of keys of two words in two parts (of two chunks and of one), then its map."""
+    layers = LayerStore(results, WIDE)
+    rows = [np.stack([np.repeat(np.arange(q * 4, q * 4 + 3, dtype=np.uint64), 40_000),
+                      np.tile(np.arange(0, 80_000, 2, dtype=np.uint64), 3)], axis=1)
+            [:100_000 if q else 120_000] for q in range(2)]
+    entries = [layers.write_part(1, q, 2, [rows[q]], len(rows[q]), q * 4, (q + 1) * 4,
+                                 range(q, q + 1)) for q in range(2)]
+    layers.write_parted(1, entries)
+
+
+# One write of the store each, one a line: (id, a function writing into a directory, the
+# puzzle whose files it writes).
+STORE_WRITES = [("layer", write_layer, FLIPIT), ("counts", write_counts, FLIPIT),
+                ("parts", write_parts, FLIPIT), ("wide-parts", write_wide_parts, WIDE)]
 
 
 @dataclass(frozen=True)
@@ -340,8 +361,8 @@ def test_every_call_of_each_store_write_failing_in_turn_is_one_line_and_leaves_n
     if shim is None:
         run_again_under_the_shim(request, tmp_path)
         return
-    for name, write in STORE_WRITES:
-        every_fault(name, shim, store_write(write), FLIPIT,
+    for name, write, puzzle in STORE_WRITES:
+        every_fault(name, shim, store_write(write), puzzle,
                     Path(os.environ[FAULTS_UNDER]) / name, tmp_path)
 
 
@@ -585,7 +606,7 @@ def read_layer(path, puzzle):
 
 def read_part(path, puzzle):
     with Layer(path) as part:
-        part.verify(puzzle.level_size(0))
+        part.verify(puzzle.key_bounds())
 
 
 def read_work_file(path, puzzle):

@@ -289,7 +289,15 @@ def _info(puzzle, args, pdbs, out):
         print(f"{label:13s} {text}", file=out)
     print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
           file=out)
-    if puzzle.ranks_fit:
+    words = puzzle.key_words
+    bounds = ", ".join(f"{b:,}" for b in puzzle.key_bounds())
+    print(f"key           {words} word{'s' * (words > 1)} of 64 bits (below {bounds}): "
+          f"{8 * words} bytes a stored state before compression", file=out)
+    if words > 1:
+        print(f"search memory frontier search only (keys of {words} words: no in-memory "
+              f"search), a job's bounded by its piece or segment; a prefix with depth_limit "
+              f"unless the space is sparse (reachable)", file=out)
+    elif puzzle.ranks_fit:
         print(f"search memory {select.search_mib(puzzle):,.1f} MiB in memory (frontier "
               f"mode: bounded by segment)", file=out)
         if not puzzle.graded:  # what store: distances would take

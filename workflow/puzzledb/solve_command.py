@@ -117,7 +117,7 @@ def _batch_from_table(db, boards, out, began):
     puzzle = db.puzzle
     for board, notation in boards:
         rank = puzzle.rank(board)
-        depth = int(db.depths([rank])[0])
+        depth = int(db.depths(puzzle.key_array([rank]))[0])
         if depth < 0:
             raise BoardError(f"{puzzle.name}: board {puzzle.format(board)!r} is "
                              + (f"more than {db.max_depth} moves away, beyond the table"

@@ -94,10 +94,8 @@ def iter_ranks(bitset, block_words=BLOCK_WORDS, low=0, high=None):
             yield block
 
 
-def warm_up():
-    """Load or compile the kernels above and start numba's thread pool, so that the first
-    layer is not charged with it."""
-    a = new_bitset(128)
-    set_ranks(a, np.array([1], dtype=np.uint64), 0)
-    count(a)
-    list(iter_ranks(a, 1))
+def kernels(bits):
+    """The kernels above a graded search calls on bitsets like `bits`, with arguments of
+    their types (compiled.prepare)."""
+    return [(set_ranks, (bits, np.zeros(1, np.uint64), 0)), (count, (bits,)),
+            (extract, (bits, 0, 1, np.empty(64, np.uint64)))]

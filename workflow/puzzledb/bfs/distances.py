@@ -97,12 +97,11 @@ class ColourSearch(TwoBitSearch):
     def colour(self, depth):
         return self.goal_colour ^ (depth & 1)
 
-    def warm_up(self):
-        super().warm_up()
-        words, counts, flags = np.zeros(SUB_WORDS, np.uint64), np.zeros(1, np.uint32), \
-            np.zeros(1, np.uint8)
-        recode(words, np.zeros(1, np.int64), np.int64(1), flags, np.int64(0), ONE, counts,
-               flags)
+    def kernels(self):
+        state = self.state
+        return super().kernels() + [(recode, (
+            state.words, np.zeros(1, np.int64), state.run_length, state.colours, np.int64(0),
+            np.uint64(0), state.cur_counts, state.cur_flags))]
 
     def expand(self, depth):
         self.depth = depth
@@ -218,14 +217,16 @@ class CycleSearch(TwoBitSearch):
     def codes(self):
         return tuple(self.ROTATION[(k - self.depth) % 3] for k in range(3))
 
-    def warm_up(self):
-        super().warm_up()
-        words, counts, flags = np.zeros(SUB_WORDS, np.uint64), np.zeros(1, np.uint32), \
-            np.zeros(1, np.uint8)
-        rotate(words, flags, counts)
-        count_current(words, np.zeros(1, np.int64), counts, flags)
-        listed = np.empty(1, np.uint64)
-        marked(words, listed[:list_unseen(words, 1, listed)])
+    def kernels(self):
+        """Also the walks down the labels that draw a layer's sample (pick)."""
+        state, listed = self.state, np.empty(1, np.uint64)
+        walks = Walker(self.puzzle, state.words, self.labels()).kernels()
+        return super().kernels() + walks + [
+            (rotate, (state.words, state.cur_flags, state.cur_counts)),
+            (count_current, (state.words, np.zeros(1, np.int64), state.cur_counts,
+                             state.cur_flags)),
+            (list_unseen, (state.words, self.puzzle.size, listed)),
+            (marked, (state.words, listed))]
 
     def labels(self):
         return Labels(3, self.codes())

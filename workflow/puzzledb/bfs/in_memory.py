@@ -21,7 +21,7 @@ from tqdm import tqdm
 from puzzledb.bfs.memory import check_budget, search_bytes
 from puzzledb.bfs.modes import IN_MEMORY, check_store
 from puzzledb.bfs.sinks import SINKS
-from puzzledb.compiled import set_threads
+from puzzledb.compiled import cache_directory, prepare, set_threads
 from puzzledb.store import LAYERS
 
 CHECKPOINT_MINUTES = 5.0  # the default time between two checkpoints of a search that has them
@@ -76,6 +76,17 @@ class Progress:
             self.bar.close()
 
 
+def load_kernels(puzzle, kernels, log):
+    """Load, or compile, what a search and its store's queries declare they call, before
+    the search's clock starts, saying so (a first use of a family compiles for a while)."""
+    log(f"{puzzle.name}: loading the kernels of its search and queries (compiled at their "
+        f"first use, into {cache_directory()})")
+    began = time.perf_counter()
+    count, compiled = prepare(kernels)
+    log(f"{puzzle.name}: {count} kernels ready in {time.perf_counter() - began:.2f} s "
+        f"({compiled} compiled, {count - compiled} loaded)")
+
+
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
           depth_limit=None, store=LAYERS, checkpoint_minutes=CHECKPOINT_MINUTES):
     """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
@@ -95,7 +106,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     set_threads(threads)
     compiling = time.perf_counter()
     search = sink.new_search()
-    search.warm_up()
+    load_kernels(puzzle, search.kernels() + sink.query_kernels(), log)
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
     try:
@@ -115,6 +126,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     stopped = depth_limit is not None and depth >= depth_limit
     seconds = time.perf_counter() - started
     manifest = sink.finish(search, stopped, mode=IN_MEMORY, bfs_seconds=round(seconds, 3),
+                           compile_seconds=round(compile_seconds, 3),
                            depth_limit=depth_limit if stopped else None)
     log(f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling")

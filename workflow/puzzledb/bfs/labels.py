@@ -3,13 +3,16 @@ smallest neighbour whose code is that of one move less (store/distances.py says 
 codes depths), so the walk is an optimal route and its length the state's distance.  The
 queries walk the finished table (query/database.py), the distances search its own array
 while it runs, to check the states it samples (bfs/distances.py).  Also the neighbours of
-many states at once, for counting optimal routes layer by layer (neighbour_pairs)."""
+many states at once, for counting optimal routes layer by layer (neighbour_pairs), and the
+kernels the queries of a route call (route_kernels), which a build compiles for them."""
 
 import numpy as np
 from numba import prange
 
+from puzzledb import compiled
 from puzzledb.compiled import jit, neighbours
 from puzzledb.expansion import ONE
+from puzzledb.store.distances import Labels
 
 FEW = 16  # walks done one after the other in the caller's thread, not in the threads
 WALK_BLOCK = 256  # walks a thread takes at a time
@@ -89,6 +92,26 @@ def neighbour_pairs(ranks, max_moves, work_size, tables):
     return sources[:n], found[:n]
 
 
+def route_kernels(puzzle):
+    """The kernels the queries of routes through layers call (Puzzle.neighbours; count's
+    neighbour_pairs), with arguments of their types (compiled.prepare)."""
+    moves, work = max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
+    tables = puzzle.tables()
+    return [(compiled.neighbours_of, (np.int64(0), np.int64(0), np.empty(moves, np.int64),
+                                      np.empty(work, np.int64), tables)),
+            (neighbour_pairs, (np.zeros(1, np.int64), np.int64(moves), np.int64(work),
+                               tables))]
+
+
+def table_kernels(puzzle):
+    """What the queries of a distance table call: route_kernels and a Walker's, over a
+    stand-in of the table's type (read-only, as a query maps it; the codes' values do not
+    change their types)."""
+    stand_in = np.zeros(1, np.uint64)
+    stand_in.flags.writeable = False
+    return route_kernels(puzzle) + Walker(puzzle, stand_in, Labels(3, (3, 1, 2))).kernels()
+
+
 class Walker:
     """Walks down the labels of a two-bit array for one puzzle."""
 
@@ -140,15 +163,10 @@ class Walker:
         return walk_lengths(self.words, ranks, np.int64(residue), self.codes, self.goals,
                             self.tables, self.max_moves, self.work_size, np.int64(longest))
 
-    def load(self):
-        """Load the compiled walks without reading the table (benchmarks of cold queries):
-        walks from a goal, which end before they read, over a stand-in of the table's
-        type."""
-        stand_in = np.zeros(1, dtype=self.words.dtype)
-        stand_in.flags.writeable = self.words.flags.writeable
-        saved, self.words = self.words, stand_in
-        try:
-            self.lengths(self.goals[:1], 0, 0)
-            self.lengths(np.repeat(self.goals[:1], FEW + 1), 0, 0)
-        finally:
-            self.words = saved
+    def kernels(self):
+        """The walks, with arguments of their types (compiled.prepare): so benchmarks of
+        cold queries load them without reading the table, and a build for its queries."""
+        ranks, path = np.zeros(1, np.uint64), np.empty(1, np.int64)
+        common = (self.codes, self.goals, self.tables, self.max_moves, self.work_size)
+        return [(walk, (self.words, np.int64(0), np.int64(0), *common, path)),
+                (walk_lengths, (self.words, ranks, np.int64(0), *common, np.int64(0)))]

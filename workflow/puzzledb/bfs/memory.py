@@ -100,26 +100,28 @@ def frontier_job_bytes(puzzle, count, segments):
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
-    expand = piece * (16 * moves + 16) + piece * moves * 8 + piece * 8
-    return (int(max(expand, merge_window_bytes(moves, share))) + EXTRACT_BUFFER_BYTES
+    key = 8 * puzzle.key_words  # the bytes of a key (a rank: 8)
+    expand = piece * (2 * key * moves + 8 + key) + piece * moves * key + piece * key
+    return (int(max(expand, merge_window_bytes(moves, share, key))) + EXTRACT_BUFFER_BYTES
             + puzzle.kernel_bytes())
 
 
-def merge_window_bytes(moves, share):
+def merge_window_bytes(moves, share, key=8):
     """Bytes a merge holds for segments of at most `share` new states, each of which
     receives about `moves` neighbours a new state: MERGE_WINDOW segments being merged and
     the one being written, each its incoming neighbours (twice, to sort them) and the same
-    segment of the two layers before."""
-    return (MERGE_WINDOW + 1) * (16 * moves * share + 16 * share)
+    segment of the two layers before (keys of `key` bytes)."""
+    return (MERGE_WINDOW + 1) * (2 * key * moves * share + 2 * key * share)
 
 
-def segment_merge_bytes(received, known, span):
-    """Bytes the merge of one segment holds: the `received` neighbour ranks read into one
-    array and sorted into another (or a bitset of the segment's `span` ranks when it is
-    dense, and the ranks it yields), and the `known` ranks of the same segment of the two
-    layers before.  A merge holds MERGE_WINDOW + 1 segments and one extraction buffer."""
-    dense = span // 8 if span <= DENSE_RATIO * received else 0
-    return 16 * int(received) + 8 * int(known) + int(dense)
+def segment_merge_bytes(received, known, span, key=8):
+    """Bytes the merge of one segment holds: the `received` neighbour keys (of `key` bytes)
+    read into one array and sorted into another (or, one-word keys, a bitset of the
+    segment's `span` ranks when it is dense, and the ranks it yields), and the `known` keys
+    of the same segment of the two layers before.  A merge holds MERGE_WINDOW + 1 segments
+    and one extraction buffer."""
+    dense = span // 8 if key == 8 and span <= DENSE_RATIO * received else 0
+    return 2 * key * int(received) + key * int(known) + int(dense)
 
 
 def dense_depth_bytes(size, expansion_bytes=0):

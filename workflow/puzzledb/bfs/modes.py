@@ -19,10 +19,16 @@ class SearchMode:
     name: str
     builds: str  # what its builds are called, in messages
     undirected_or_graded: bool = False  # needs moves that can be undone, or a graded puzzle
+    any_key: bool = False  # searches keys of any width (else ranks of one word)
 
     def check(self, puzzle, key=None):
         """ChoiceError naming `key` (the setting that chose this mode) unless the mode can
         search the puzzle."""
+        if puzzle.key_words > 1 and not self.any_key:
+            raise ChoiceError(key, f"{puzzle.name}: keys of {puzzle.key_words} words (a rank "
+                                   f"space of 2^63 or more): the {self.name} search holds "
+                                   f"ranks of one word; give it a depth_limit (a prefix, by "
+                                   f"the frontier search)")
         if self.undirected_or_graded and not (puzzle.reversible or puzzle.graded):
             raise ChoiceError(key, f"{puzzle.name}: the {self.name} search needs moves that "
                                    f"can be undone, or a graded puzzle")
@@ -57,7 +63,7 @@ class StoreKind:
 # store, a line in STORES (docs/architecture.md, "How to add a search mode").
 MODES = {mode.name: mode for mode in [
     SearchMode(IN_MEMORY, "in-memory builds"),
-    SearchMode(FRONTIER, "sharded builds", undirected_or_graded=True),
+    SearchMode(FRONTIER, "sharded builds", undirected_or_graded=True, any_key=True),
 ]}
 
 STORES = {kind.name: kind for kind in [

@@ -21,9 +21,10 @@ class TwoBitSearch:
         self.state = twobit.StateArray(puzzle.size)
         self.expansion = puzzle.layer_expansion() or twobit.NeighboursExpansion(puzzle)
 
-    def warm_up(self):
-        twobit.warm_up()
-        self.expansion.expand(self.state, 0)  # no state is CUR yet: loads, expands nothing
+    def kernels(self):
+        """What the search will call, as (kernel, arguments) pairs (compiled.prepare): the
+        passes between depths and every step of its expansion."""
+        return self.state.kernels() + self.expansion.kernels(self.state)
 
     def start(self, goals):
         self.state.mark_current(goals)
@@ -84,14 +85,14 @@ class GradedSearch:
         self.current_bits = None
         self.following = None
 
-    def warm_up(self):
-        bitset.warm_up()
-        empty = bitset.new_bitset(1)
-        self._step(empty, empty, 0)  # compiles or loads, expands nothing
+    def kernels(self):
+        """What the search will call, as (kernel, arguments) pairs (compiled.prepare)."""
+        bits = bitset.new_bitset(1)
+        return bitset.kernels(bits) + [self._step(bits, bits, 0)]
 
     def _step(self, current, following, depth):
-        bitset.expand(current, following, np.int64(depth), self.tables, self.max_moves,
-                      self.work_size)
+        return bitset.expand, (current, following, np.int64(depth), self.tables,
+                               self.max_moves, self.work_size)
 
     def start(self, goals):
         self.current_bits = bitset.new_bitset(self.puzzle.level_size(0))
@@ -112,7 +113,8 @@ class GradedSearch:
             self.following = bitset.new_bitset(size)
         else:
             self.following[:] = 0
-        self._step(self.current_bits, self.following, depth)
+        kernel, arguments = self._step(self.current_bits, self.following, depth)
+        kernel(*arguments)
         return int(bitset.count(self.following))
 
     def advance(self):

@@ -24,6 +24,7 @@ import numpy as np
 
 from puzzledb.bfs import checkpoint
 from puzzledb.bfs.distances import depth_search
+from puzzledb.bfs.labels import route_kernels, table_kernels
 from puzzledb.bfs.searches import GradedSearch, TwoBitSearch
 from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, CountStore
@@ -76,6 +77,12 @@ class LayerSink:
             self.infos.append(self.store.write_layer(0, [goals], goals.size))
         return self.infos[-1].depth
 
+    def query_kernels(self):
+        """What the queries of this store will call, as (kernel, arguments) pairs
+        (compiled.prepare): compiled by the build, so that a first query only loads them
+        (query/database.py's lookups: a route's neighbours, the count of solutions)."""
+        return route_kernels(self.puzzle) if self.puzzle.reversible else []
+
     def keep(self, depth, count, search):
         """Layer `depth` (`count` states) is current in the search: write it, by the thread,
         while the search expands it (the kernels and the writer only read its states)."""
@@ -115,6 +122,9 @@ class CountSink(LayerSink):
 
     def new_search(self):
         return TwoBitSearch(self.puzzle)
+
+    def query_kernels(self):
+        return []  # no query of routes: they need the layers
 
     def open(self, search):
         """Resume from the checkpoint of this puzzle's definition, if there is one, or start
@@ -189,6 +199,9 @@ class DistanceSink(CountSink):
 
     def new_search(self):
         return depth_search(self.puzzle)
+
+    def query_kernels(self):
+        return table_kernels(self.puzzle)
 
     def keep(self, depth, count, search):
         """As CountSink's; a search whose checkpoint cannot be written while it expands

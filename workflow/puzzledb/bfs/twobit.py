@@ -39,7 +39,6 @@ from puzzledb.expansion.words import (
     colour_of_block,
     cur_lanes,
     mark_next,
-    units_active,
 )
 from puzzledb.store.direct import aligned_words
 
@@ -115,6 +114,18 @@ class StateArray:
             n, i = extract_current(self.words, subs, i, self.buffer)
             if n:
                 yield self.buffer[:n]
+
+    def kernels(self):
+        """The passes a search calls on this array, with arguments of their types
+        (compiled.prepare): zero, set_code, both relabellings, restore, the read-outs."""
+        ranks, subs = np.zeros(1, np.uint64), np.zeros(1, np.int64)
+        return [(zero, (self.words,)),
+                (set_code, (self.words, ranks, np.uint64(3), self.cur_flags)),
+                (relabel, (self.words, subs, self.cur_counts)),
+                (relabel_serial, (self.words, subs, self.cur_counts)),
+                (restore, (self.words, self.cur_flags, self.cur_counts)),
+                (pick_current, (self.words, subs, subs, subs)),
+                (extract_current, (self.words, subs, 0, self.buffer))]
 
     @staticmethod
     def run(kernel, *args):
@@ -237,20 +248,6 @@ def extract_current(a, subs, first, out):
     return n, i
 
 
-@jit(parallel=True)
-def count_code(a, code):
-    """The number of states holding `code` (0 UNSEEN, 1 NEXT, 2 OLD, 3 CUR)."""
-    total = 0
-    for w in prange(a.size):
-        v = a[w]
-        y = v & LANES
-        x = (v >> ONE) & LANES
-        m = y if code & 1 else ~y & LANES
-        m &= x if code & 2 else ~x & LANES
-        total += popcount(m)
-    return total
-
-
 # --- the generic step: any puzzle, state by state ---------------------------------------------
 
 
@@ -301,25 +298,17 @@ class NeighboursExpansion:
     def expand(self, state, level):
         """Mark NEXT the UNSEEN neighbours of the CUR states of `state` (a StateArray);
         how many were marked."""
-        if self.found is None or self.found.size != state.cur_flags.size:
-            self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
-        state.run(expand, state.words, state.cur_flags, state.next_flags, self.found,
-                  np.int64(level), self.tables, self.max_moves, self.work_size, state.mark,
-                  state.colour, state.run_length, state.colours)
+        kernel, arguments = self._step(state, level)
+        state.run(kernel, *arguments)
         return int(self.found.sum())
 
+    def _step(self, state, level):
+        if self.found is None or self.found.size != state.cur_flags.size:
+            self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
+        return expand, (state.words, state.cur_flags, state.next_flags, self.found,
+                        np.int64(level), self.tables, self.max_moves, self.work_size,
+                        state.mark, state.colour, state.run_length, state.colours)
 
-def warm_up():
-    """Load (or compile) the passes above on a tiny array, so that the first layer is not
-    charged with it."""
-    state = StateArray(2 * SUB_STATES * (SERIAL_SUBS + 1))
-    state.mark_old(np.array([2], dtype=np.uint64))
-    state.mark_current(np.array([1], dtype=np.uint64))
-    state.restore()
-    state.pick_current([0])
-    state.next_flags[:] = 1  # every sub-block: the parallel relabelling runs too
-    state.relabel()
-    for _ in state.current_ranks():
-        pass
-    count_code(state.words, 0)
-    units_active(state.cur_flags, 0, 1)
+    def kernels(self, state):
+        return [self._step(state, 0)]
+

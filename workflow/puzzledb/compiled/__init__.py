@@ -87,6 +87,25 @@ def jit(function=None, *, parallel=False, inline="never"):
     return numba.njit(**options)(function)
 
 
+def prepare(calls):
+    """Load, or compile, each kernel of `calls` for the types of its arguments, without
+    running it.  `calls` is what a search or a store's queries declare they will call
+    (pairs (kernel, arguments): a search's kernels(), a layer expansion's, a sink's), so
+    that compiling is paid before a search's clock starts and never inside it.  Returns
+    (kernels, compiled): how many distinct kernels and signatures, and how many of them the
+    cache did not hold."""
+    done, compiled = set(), 0
+    for kernel, args in calls:
+        signature = tuple(kernel.typeof_pyval(arg) for arg in args)
+        if (kernel, signature) in done:
+            continue
+        done.add((kernel, signature))
+        misses = sum(kernel.stats.cache_misses.values())
+        kernel.compile(signature)
+        compiled += sum(kernel.stats.cache_misses.values()) > misses
+    return len(done), compiled
+
+
 def set_threads(threads):
     """Use `threads` of numba's threads (at most as many as it started with)."""
     if threads:

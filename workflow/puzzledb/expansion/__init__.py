@@ -95,6 +95,12 @@ class LayerExpansion(Protocol):
         """Mark NEXT every UNSEEN neighbour of every CUR state of `state` (states of layer
         `level`); how many were marked, exactly, whatever the threads' races."""
 
+    def kernels(self, state: ExpansionState) -> list:
+        """Every kernel `expand` may call on `state`, each with the arguments it would be
+        given, as pairs (kernel, arguments): a step taken only late in a search (a
+        backward one) too.  The engines load or compile them before the search's clock
+        starts (compiled.prepare), so nothing compiles inside a search."""
+
     def mark(self, ranks: np.ndarray, level: int, bits: np.ndarray) -> None:
         """Set in `bits` (the bitset of the whole level the neighbours are in) every
         neighbour of the ascending uint64 `ranks` (states of level `level`)."""

@@ -130,7 +130,8 @@ def units_active(flags, w0, w1):
 
 
 @jit(parallel=True)
-def _count_cur_unseen(a):
+def count_cur_unseen(a):
+    """The CUR and the UNSEEN (or padding) states of the two-bit array a."""
     cur = 0
     unseen = 0
     for w in prange(a.size):
@@ -143,7 +144,7 @@ def _count_cur_unseen(a):
 def cur_and_unseen(a, size):
     """The CUR and the UNSEEN states of the two-bit array a of `size` states: what an
     expansion that can go backward (every UNSEEN state looks for a CUR neighbour) weighs."""
-    cur, unseen = _count_cur_unseen(a)
+    cur, unseen = count_cur_unseen(a)
     return int(cur), int(unseen) - (twobit_words(size) * STATES_PER_WORD - int(size))
 
 

@@ -25,6 +25,7 @@ from importlib import import_module
 
 import numpy as np
 
+from puzzledb import keys
 from puzzledb.errors import BoardError, DefinitionError, ProblemError, PuzzleError
 
 FORMAT_VERSION = 1
@@ -207,6 +208,9 @@ class Puzzle(Capabilities):
     every_placement -- True when the ranks number every placement of the pieces, reachable
                    or not, so that the database is the designer's table over all of them
                    (report/design.py)
+    key_words   -- the 64-bit words of a state's key (puzzledb/keys.py): 1, its rank, when
+                   the rank space is below 2^63; else W >= 2 (a permutation puzzle's factors
+                   packed into words), searched by the frontier engine alone
     """
 
     name = ""
@@ -221,6 +225,7 @@ class Puzzle(Capabilities):
     reversible = True
     drawn = False
     every_placement = False
+    key_words = 1
 
     @property
     def work_size(self):
@@ -257,7 +262,7 @@ class Puzzle(Capabilities):
     def goal_ranks(self):
         """Sorted uint64 array: the layer-0 states the search starts from.  Default: the
         rank of the puzzle's one goal board, `self.goal`."""
-        return np.array([self.rank(self.goal)], dtype=np.uint64)
+        return self.key_array([self.rank(self.goal)])
 
     def definition(self):
         """A JSON-able dict of what fixes the state graph and the rank numbering: the
@@ -276,7 +281,12 @@ class Puzzle(Capabilities):
         """Whether every rank fits the 64-bit integers of the engines, the store and the
         kernels (the 24-puzzle's 25!/2 do not: it has no database, only tree search with
         its additive pattern databases)."""
-        return sum(self.levels()) < RANK_LIMIT
+        return self.key_words > 1 or sum(self.levels()) < RANK_LIMIT
+
+    def key_bounds(self, level=0):
+        """The values each word of a key takes, as exclusive bounds: [the level's size] for
+        a rank of one word."""
+        return [self.level_size(level)]
 
     def level_size(self, level):
         """Ranks of one level (of level 0 alone for an ungraded puzzle)."""
@@ -351,18 +361,32 @@ class Puzzle(Capabilities):
         return cells
 
     def check_rank(self, rank, level=0):
+        if self.key_words > 1:
+            bounds = self.key_bounds(level)
+            if not 0 <= rank < 1 << (keys.WORD_BITS * self.key_words) or any(
+                    int(w) >= b for w, b in zip(self.key_array([rank])[0], bounds)):
+                raise BoardError(f"{self.name}: key {rank} is not one of its keys (words "
+                                 f"below {', '.join(f'{b:,}' for b in bounds)})")
+            return
         size = self.level_size(level)
         if not 0 <= rank < size:
             where = f" of level {level}" if self.graded else ""
             raise BoardError(f"{self.name}: rank {rank} outside 0..{size - 1}{where}")
 
     def neighbours(self, rank, level=0):
-        """The neighbour ranks of one state (Python-level, for queries)."""
-        out = np.empty(max(self.max_moves, 1), dtype=np.int64)
+        """The neighbour ranks (keys, as ints) of one state (Python-level, for queries)."""
+        moves, words = max(self.max_moves, 1), self.key_words
         work = np.empty(max(self.work_size, 1), dtype=np.int64)
-        count = _generic().neighbours_of(np.int64(rank), np.int64(level), out, work,
-                                         self.tables())
-        return [int(x) for x in out[:count]]
+        if words == 1:
+            key, out = np.int64(rank), np.empty(moves, dtype=np.int64)
+        else:
+            key, out = keys.key_array([rank], words)[0], np.empty((moves, words), np.uint64)
+        count = _generic().neighbours_of(key, np.int64(level), out, work, self.tables())
+        return keys.key_ints(out[:count])
+
+    def key_array(self, ranks):
+        """Ranks or keys (Python ints, or an array of them) as this puzzle's key array."""
+        return keys.key_array(ranks, self.key_words)
 
     def definition_hash(self):
         text = json.dumps(
@@ -376,7 +400,8 @@ class Puzzle(Capabilities):
         return self.rank(self.parse(text))
 
     def decode(self, rank, level=0):
-        return self.format(self.unrank(int(rank), level))
+        """The board string of a rank (an int, a uint64, or a key's row of words)."""
+        return self.format(self.unrank(keys.key_int(rank), level))
 
     def __repr__(self):
         return f"<puzzle {self.name}: {self.size:,} states>"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import paths, puzzles
+from puzzledb import keys, paths, puzzles
 from puzzledb.errors import BoardError, LayerError, PuzzleError
 from puzzledb.store import COUNTS, DISTANCES, LAYERS
 from puzzledb.store.kinds import stored
@@ -21,9 +21,12 @@ from puzzledb.store.kinds import stored
 
 def depths_of(ranks, contains, depths):
     """The depth of each rank among the layers `depths` (int16), -1 for a rank in none;
-    contains(depth, ranks) -> bool mask."""
-    queries, inverse = np.unique(np.asarray(ranks, dtype=np.uint64), return_inverse=True)
-    found = np.full(queries.size, -1, dtype=np.int16)
+    contains(depth, ranks) -> bool mask.  ranks: one-word ranks, or a key array
+    (Puzzle.key_array)."""
+    if not (isinstance(ranks, np.ndarray) and ranks.ndim == 2):
+        ranks = np.asarray(ranks, dtype=np.uint64)
+    queries, inverse = keys.unique(ranks, return_inverse=True)
+    found = np.full(len(queries), -1, dtype=np.int16)
     for depth in depths:
         todo = np.flatnonzero(found < 0)  # sorted and distinct, as contains likes them
         if todo.size == 0:
@@ -38,12 +41,12 @@ def descend(puzzle, rank, depth, contains):
     neighbour one layer down: the layers are inconsistent."""
     path = [int(rank)]
     for d in range(depth - 1, -1, -1):
-        near = np.array(puzzle.neighbours(path[-1]), dtype=np.uint64)
+        near = puzzle.key_array(puzzle.neighbours(path[-1]))
         below = near[contains(d, near)]
-        if below.size == 0:
+        if len(below) == 0:
             raise LayerError(f"{puzzle.name}: state {path[-1]} of layer {d + 1} has no "
                              f"neighbour in layer {d}; the layers are inconsistent")
-        path.append(int(below.min()))
+        path.append(keys.smallest(below))
     return path
 
 
@@ -86,7 +89,7 @@ class LayerLookup:
             return layer.ranks()
         rng = np.random.default_rng(seed)
         picks = np.sort(rng.choice(layer.count, size=count, replace=False))
-        return np.array([layer.ranks(i, i + 1)[0] for i in picks], dtype=np.uint64)
+        return np.concatenate([layer.ranks(0, 0)] + [layer.ranks(i, i + 1) for i in picks])
 
     def kept(self, depth):
         return self.db.counts[depth]
@@ -270,7 +273,7 @@ class DepthDatabase:
             depths = [level] if 0 <= level <= self.max_depth else []
             depth = int(depths_of([rank], self.contains, depths)[0])
         else:
-            depth = int(self.depths([rank])[0])
+            depth = int(self.depths(self.puzzle.key_array([rank]))[0])
         if depth < 0 and self.partial:
             return rank, None
         if depth < 0:
@@ -318,6 +321,9 @@ class DepthDatabase:
         self._require_reversible()
         rank, depth = self._within(board_text)
         puzzle = self.puzzle
+        if puzzle.key_words > 1:
+            raise PuzzleError(f"{puzzle.name}: optimal solutions are counted for ranks of one "
+                              f"word; this puzzle's keys are {puzzle.key_words} words")
         states = np.array([rank], dtype=np.int64)
         ways = np.array([1], dtype=object)
         for d in range(depth, 0, -1):

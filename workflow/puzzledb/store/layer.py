@@ -3,7 +3,10 @@
 Dataset `ranks` (uint64, sorted ascending) in chunks of CHUNK ranks with HDF5's standard
 shuffle and deflate filters, so any HDF5 reader decodes it; dataset `index` (the first rank
 of every chunk, so a lookup reads one chunk); attributes puzzle, depth, count, crc32 (of the
-ranks as little-endian uint64), definition_hash, format_version.  This module encodes and
+ranks as little-endian uint64), definition_hash, format_version.  A puzzle whose keys are W
+>= 2 words (puzzledb/keys.py) stores them as rows: `ranks` of shape (count, W), rows
+ascending (word 0 first), chunks of CHUNK rows, `index` of shape (chunks, W), the CRC-32 of
+the rows' words in order.  This module encodes and
 decodes the chunks itself (encode_chunk, decode_chunk: numpy shuffles, ISA-L deflates and
 inflates, in POOL's threads); the store (layers.py) writes the files and keeps the manifest.
 """
@@ -16,6 +19,7 @@ import h5py
 import numpy as np
 from isal import isal_zlib
 
+from puzzledb import keys
 from puzzledb.errors import LayerError, one_line
 from puzzledb.store.integrity import check_crc, crc32
 
@@ -44,12 +48,12 @@ def ranks_crc(ranks, crc=0):
 
 def encode_chunk(ranks):
     """One full HDF5 chunk (zero-padded) as the shuffle+deflate filters would store it."""
-    if ranks.size < CHUNK:
-        padded = np.zeros(CHUNK, dtype="<u8")
-        padded[: ranks.size] = ranks
+    if len(ranks) < CHUNK:
+        padded = np.zeros((CHUNK, *ranks.shape[1:]), dtype="<u8")
+        padded[: len(ranks)] = ranks
         ranks = padded
     shuffled = np.ascontiguousarray(ranks.astype("<u8", copy=False).view(np.uint8)
-                                    .reshape(CHUNK, 8).T)
+                                    .reshape(ranks.size, 8).T)
     return isal_zlib.compress(shuffled, DEFLATE_LEVEL)
 
 
@@ -57,23 +61,24 @@ class _Unfiltered(Exception):
     """A chunk stored without the dataset's filters (HDF5 may skip an optional filter)."""
 
 
-def decode_chunk(data):
-    """The CHUNK ranks of one chunk as encode_chunk stores it (deflated, shuffled)."""
+def decode_chunk(data, words=1):
+    """The CHUNK keys of one chunk as encode_chunk stores it (deflated, shuffled)."""
     raw = np.frombuffer(isal_zlib.decompress(data), dtype=np.uint8)
-    if raw.size != CHUNK * 8:
-        raise ValueError(f"a chunk of {raw.size} bytes, not {CHUNK * 8}")
-    # byte k of every rank from plane k: eight strided writes, not numpy's transpose
+    n = CHUNK * words
+    if raw.size != n * 8:
+        raise ValueError(f"a chunk of {raw.size} bytes, not {n * 8}")
+    # byte k of every word from plane k: eight strided writes, not numpy's transpose
     # (which took 1.7 times as long)
-    out = np.empty((CHUNK, 8), dtype=np.uint8)
-    for k, plane in enumerate(raw.reshape(8, CHUNK)):
+    out = np.empty((n, 8), dtype=np.uint8)
+    for k, plane in enumerate(raw.reshape(8, n)):
         out[:, k] = plane
-    return out.view("<u8").reshape(CHUNK)
+    return out.view("<u8").reshape((CHUNK, words) if words > 1 else CHUNK)
 
 
 def _filtered_as_written(dataset):
-    """Whether the dataset's chunks are what encode_chunk makes (CHUNK uint64 ranks,
+    """Whether the dataset's chunks are what encode_chunk makes (CHUNK uint64 keys,
     shuffled, deflated, nothing else), so that Layer can decode them itself."""
-    return (dataset.chunks == (CHUNK,) and dataset.dtype == np.dtype("<u8")
+    return (dataset.chunks == (CHUNK, *dataset.shape[1:]) and dataset.dtype == np.dtype("<u8")
             and dataset.compression == "gzip" and dataset.shuffle
             and not dataset.fletcher32 and dataset.scaleoffset is None)
 
@@ -84,8 +89,8 @@ def chunks_of(blocks):
     pending = []
     held = 0
     for block in blocks:
-        while block.size:
-            take = min(block.size, CHUNK - held)
+        while len(block):
+            take = min(len(block), CHUNK - held)
             pending.append(block[:take].copy())
             held += take
             block = block[take:]
@@ -121,7 +126,10 @@ class Layer:
             self._cache = {}  # chunk number -> its ranks, decoded (see ranks)
         except (OSError, KeyError, ValueError) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
-        if self._ranks.shape != (self.count,) or self._ranks.dtype != np.uint64:
+        self.words = self._ranks.shape[1] if self._ranks.ndim == 2 else 1
+        self._row = self._ranks.shape[1:]
+        if self._ranks.shape[:1] != (self.count,) or self._ranks.dtype != np.uint64 or \
+                self._ranks.ndim > 2 or self._index.shape[1:] != self._row:
             raise LayerError(
                 f"corrupt layer file {self.path}: ranks has shape {self._ranks.shape}, "
                 f"count says {self.count}"
@@ -147,13 +155,13 @@ class Layer:
             if not self._direct:
                 return self._ranks[start:stop]
             if stop <= start:
-                return np.empty(0, dtype=np.uint64)
+                return np.empty((0, *self._row), dtype=np.uint64)
             first, last = start // CHUNK, (stop - 1) // CHUNK
             ends = {first, last}
             cached = {c: self._cache.pop(c) for c in ends if c in self._cache}
             todo = [c for c in range(first, last + 1) if c not in cached]
             raw = [self._raw_chunk(c) for c in todo]
-            out = np.empty(stop - start, dtype=np.uint64)
+            out = np.empty((stop - start, *self._row), dtype=np.uint64)
 
             def fill(c, chunk):  # chunk c's part of out; chunk itself if it is an end
                 lo, hi = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
@@ -163,9 +171,10 @@ class Layer:
             for c, chunk in cached.items():
                 fill(c, chunk)
             if len(todo) == 1:  # a lookup: no thread
-                decoded = [fill(todo[0], decode_chunk(raw[0]))]
+                decoded = [fill(todo[0], decode_chunk(raw[0], self.words))]
             else:
-                decoded = POOL.map(lambda c, data: fill(c, decode_chunk(data)), todo, raw)
+                decoded = POOL.map(lambda c, data: fill(c, decode_chunk(data, self.words)),
+                                   todo, raw)
             for c, chunk in [*cached.items(), *zip(todo, decoded)]:
                 if chunk is not None:
                     self._keep(c, chunk)
@@ -176,7 +185,7 @@ class Layer:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
 
     def _raw_chunk(self, c):
-        mask, data = self._ranks.id.read_direct_chunk((c * CHUNK,))
+        mask, data = self._ranks.id.read_direct_chunk((c * CHUNK, *(0,) * len(self._row)))
         if mask:  # a chunk HDF5 stored without its filters: not one of ours
             raise _Unfiltered
         return data
@@ -192,83 +201,94 @@ class Layer:
             yield self.ranks(start, min(self.count, start + size))
 
     def sampled(self):
-        """(positions, ranks): every CHUNK-th rank and its position, from the index (nothing
-        decoded): the layer's quantiles, to CHUNK ranks."""
+        """(positions, keys): every CHUNK-th key and its position, from the index (nothing
+        decoded): the layer's quantiles, to CHUNK keys."""
         return np.arange(self._index.size, dtype=np.int64) * CHUNK, self._index
 
     def ranks_between(self, low, high):
-        """The stored ranks r with low <= r < high."""
+        """The stored keys whose first word r has low <= r < high."""
         return self.ranks(*self.positions_between(low, high))
 
     def positions_between(self, low, high):
-        """(start, stop): the positions in the layer of the ranks r with low <= r < high,
-        found by reading at most the two chunks where they begin and end (the index gives
-        each chunk's first rank)."""
+        """(start, stop): the positions in the layer of the keys whose first word r has
+        low <= r < high, found by reading at most the two chunks where they begin and end
+        (the index gives each chunk's first key)."""
         return self._position(low), self._position(high)
 
     def _position(self, rank):
-        """How many stored ranks are smaller than rank."""
-        chunk = int(np.searchsorted(self._index, np.uint64(rank), side="right")) - 1
+        """How many stored keys have a first word smaller than rank."""
+        chunk = int(np.searchsorted(keys.prefix(self._index), np.uint64(rank))) - 1
         if chunk < 0:
             return 0
         block = self.ranks(chunk * CHUNK, min(self.count, (chunk + 1) * CHUNK))
-        return chunk * CHUNK + int(np.searchsorted(block, np.uint64(rank)))
+        return chunk * CHUNK + int(np.searchsorted(keys.prefix(block), np.uint64(rank)))
 
     def contains(self, rank):
-        return bool(self.contains_many(np.array([rank], dtype=np.uint64))[0])
+        return bool(self.contains_many(keys.key_array([rank], self.words))[0])
 
     def contains_many(self, ranks):
-        """Membership of each rank (any order), reading only the chunks that can hold them."""
-        ranks = np.asarray(ranks, dtype=np.uint64)
-        if self.count == 0 or ranks.size == 0:
-            return np.zeros(ranks.size, dtype=bool)
-        if np.all(ranks[1:] > ranks[:-1]):
+        """Membership of each key (any order), reading only the chunks that can hold them."""
+        ranks = keys.key_array(ranks, self.words)
+        if self.count == 0 or len(ranks) == 0:
+            return np.zeros(len(ranks), dtype=bool)
+        if keys.ascending(ranks):
             queries, inverse = ranks, slice(None)
         else:
-            queries, inverse = np.unique(ranks, return_inverse=True)
-        member = np.zeros(queries.size, dtype=bool)
-        if 4 * queries.size >= self.count:
-            # about as many queries as stored ranks: stream the layer once instead
+            queries, inverse = keys.unique(ranks, return_inverse=True)
+        member = np.zeros(len(queries), dtype=bool)
+        if 4 * len(queries) >= self.count:
+            # about as many queries as stored keys: stream the layer once instead
+            order = keys.sortable(queries)
             for block in self.iter_chunks():
-                at = np.minimum(np.searchsorted(queries, block), queries.size - 1)
-                member[at[queries[at] == block]] = True
+                stored = keys.sortable(block)
+                at = np.minimum(np.searchsorted(order, stored), order.size - 1)
+                member[at[order[at] == stored]] = True
             return member[inverse]
-        chunk_of = np.searchsorted(self._index, queries, side="right") - 1
+        chunk_of = keys.searchsorted(self._index, queries, side="right") - 1
         starts = np.flatnonzero(np.diff(chunk_of, prepend=-2))
-        for a, b in zip(starts, list(starts[1:]) + [queries.size]):
+        for a, b in zip(starts, list(starts[1:]) + [len(queries)]):
             c = chunk_of[a]
             if c < 0:
                 continue
             block = self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
-            at = np.minimum(np.searchsorted(block, queries[a:b]), block.size - 1)
-            member[a:b] = block[at] == queries[a:b]
+            member[a:b] = keys.member(block, queries[a:b])
         return member[inverse]
 
-    def verify(self, size=None, progress=None):
-        """Read everything back: as many ranks as the file says, strictly ascending, below
-        `size` (the rank space) if given, matching the stored CRC-32, and an index that
-        holds the first rank of every chunk.  progress(n) is called after each block of n
-        ranks."""
-        if self._index.shape != (-(-self.count // CHUNK),):
+    def verify(self, bounds=None, progress=None):
+        """Read everything back: as many keys as the file says, strictly ascending, each
+        word below its bound in `bounds` (the rank space, or each word's values: a key of W
+        words) if given, matching the stored CRC-32, and an index that holds the first key
+        of every chunk.  progress(n) is called after each block of n keys."""
+        if self._index.shape[:1] != (-(-self.count // CHUNK),):
             raise LayerError(f"corrupt layer file {self.path}: index has "
-                             f"{self._index.size} entries for {self.count} ranks")
+                             f"{len(self._index)} entries for {self.count} ranks")
         crc = 0
-        last = -1
+        last = None
         read = 0
         for block in self.iter_chunks():
-            if int(block[0]) <= last or np.any(block[1:] <= block[:-1]):
+            order = keys.sortable(block)
+            if (last is not None and order[0] <= last) or np.any(order[1:] <= order[:-1]):
                 raise LayerError(f"corrupt layer file {self.path}: ranks not strictly ascending")
             firsts = block[::CHUNK]  # blocks start on chunk boundaries
             at = read // CHUNK
-            if not np.array_equal(firsts, self._index[at:at + firsts.size]):
+            if not np.array_equal(firsts, self._index[at:at + len(firsts)]):
                 raise LayerError(f"corrupt layer file {self.path}: index does not match the "
                                  f"ranks")
-            last = int(block[-1])
-            read += block.size
+            if bounds is not None:
+                self._check_bounds(block, bounds)
+            last = order[-1]
+            read += len(block)
             crc = ranks_crc(block, crc)
             if progress is not None:
-                progress(block.size)
-        if size is not None and last >= size:
-            raise LayerError(f"corrupt layer file {self.path}: rank {last} outside the rank "
-                             f"space 0..{size - 1}")
+                progress(len(block))
         check_crc(crc, self.crc32, what=f"layer file {self.path}")
+
+    def _check_bounds(self, block, bounds):
+        """LayerError unless each word of the keys of block is below its bound."""
+        words = block.reshape(len(block), -1)
+        for w, bound in enumerate(bounds):
+            if bound <= np.iinfo(np.uint64).max and int(words[:, w].max()) >= bound:
+                where = "" if self.words == 1 else f"word {w} of "
+                raise LayerError(f"corrupt layer file {self.path}: {where}rank "
+                                 f"{int(words[:, w].max())} outside the rank space "
+                                 f"0..{bound - 1}")

@@ -74,18 +74,20 @@ class Verified:
                 f"manifest lists them ({self.seconds:.1f} s)")
 
 
-def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
+def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1):
     """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
-    sorted uint64 arrays: `count` ranks in all, or at most `count` when not `exact` (a part
-    of a layer, whose size is known once written).  `attrs` go into the file beside count
-    and integrity's stamp (crc32, definition_hash, format_version).  (count, CRC-32) of what was written."""
+    sorted uint64 arrays of keys (ranks, or rows of `words` words): `count` keys in all, or
+    at most `count` when not `exact` (a part of a layer, whose size is known once written).
+    `attrs` go into the file beside count and integrity's stamp (crc32, definition_hash,
+    format_version).  (count, CRC-32) of what was written."""
     crc = 0
     written = 0
     index = []
+    row = () if words == 1 else (words,)
     with atomic_file(path) as tmp, hdf5_file(tmp) as (f, check_writes):
         # maxshape None lets a small layer still use full-size chunks
-        ds = f.create_dataset("ranks", shape=(count,), maxshape=(None,), dtype=np.uint64,
-                              chunks=(CHUNK,), **FILTERS)
+        ds = f.create_dataset("ranks", shape=(count, *row), maxshape=(None, *row),
+                              dtype=np.uint64, chunks=(CHUNK, *row), **FILTERS)
         pending = []  # (offset, compression job), oldest first
 
         def write_oldest(n):
@@ -94,24 +96,24 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True):
             encoded = [(offset, job.result()) for offset, job in pending[:n]]
             check_writes()  # a write failed (a full disk): stop here, not at the end
             for offset, data in encoded:
-                ds.id.write_direct_chunk((offset,), data)
+                ds.id.write_direct_chunk((offset, *(0,) * len(row)), data)
             del pending[:n]
 
         for chunk in chunks_of(chunks):
-            if written + chunk.size > count:
+            if written + len(chunk) > count:
                 raise LayerError(f"{what}: more than the {count} ranks announced")
-            index.append(int(chunk[0]))
+            index.append(chunk[0])
             crc = ranks_crc(chunk, crc)
             pending.append((written, POOL.submit(encode_chunk, chunk)))
-            written += chunk.size
+            written += len(chunk)
             if len(pending) >= 4 * COMPRESS_THREADS:
                 write_oldest(2 * COMPRESS_THREADS)
         write_oldest(len(pending))
         if exact and written != count:
             raise LayerError(f"{what}: {written} ranks written, {count} announced")
         if written != count:
-            ds.resize((written,))  # the chunks past it were never written
-        f.create_dataset("index", data=np.array(index, dtype=np.uint64))
+            ds.resize((written, *row))  # the chunks past it were never written
+        f.create_dataset("index", data=np.array(index, dtype=np.uint64).reshape(-1, *row))
         f.attrs.update(count=written, **attrs, **integrity.stamp(crc, definition_hash))
     return written, crc
 
@@ -135,7 +137,8 @@ class LayerStore:
         most `count` when not `exact`)."""
         path = self.path(depth)
         count, crc = write_ranks(path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
-                                 self.definition_hash, f"layer {depth}", exact)
+                                 self.definition_hash, f"layer {depth}", exact,
+                                 self.puzzle.key_words)
         return LayerInfo(depth, count, crc, path.stat().st_size)
 
     def remove(self, depth):
@@ -156,7 +159,8 @@ class LayerStore:
         count, crc = write_ranks(path, chunks, bound,
                                  dict(puzzle=self.puzzle.name, depth=depth, part=part,
                                       parts=parts, **entry),
-                                 self.definition_hash, f"layer {depth} part {part}", exact=False)
+                                 self.definition_hash, f"layer {depth} part {part}", exact=False,
+                                 words=self.puzzle.key_words)
         return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry)
 
     def write_parted(self, depth, parts):
@@ -170,7 +174,7 @@ class LayerStore:
                                     part.path)
         path = self.path(depth)
         count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth),
-                                   self.definition_hash, parts)
+                                   self.definition_hash, parts, self.puzzle.key_words)
         listed = [{k: entry[k] for k in ("count", "crc32", "bytes")} for entry in parts]
         return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
                          listed)
@@ -202,7 +206,7 @@ class LayerStore:
         when anything is wrong."""
         try:
             with self.open_layer(depth) as layer:
-                layer.verify(self.puzzle.level_size(depth if self.puzzle.graded else 0),
+                layer.verify(self.puzzle.key_bounds(depth if self.puzzle.graded else 0),
                              progress)
                 info = LayerInfo(layer.depth, layer.count, layer.crc32,
                                  self.path(depth).stat().st_size)

@@ -24,6 +24,7 @@ import h5py
 import numpy as np
 from isal import isal_zlib
 
+from puzzledb import keys
 from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import part_name
 from puzzledb.store import integrity
@@ -62,22 +63,24 @@ def open_layer_file(path):
     return PartedLayer(path) if is_parted(path) else Layer(path)
 
 
-def write_mapping(path, depth, attrs, definition_hash, parts):
+def write_mapping(path, depth, attrs, definition_hash, parts, words=1):
     """Write the layer file at `path` (atomically) over its parts: `parts` a list of dicts,
     in order, each with count, crc32, low, high, first_segment, last_segment (as the part
-    files' attributes say); `attrs` beside count, parts and integrity's stamp.  The layer's
-    (count, CRC-32)."""
+    files' attributes say); `attrs` beside count, parts and integrity's stamp; keys of
+    `words` words.  The layer's (count, CRC-32)."""
     count = sum(p["count"] for p in parts)
     crc = 0
     for p in parts:
-        crc = isal_zlib.crc32_combine(crc, p["crc32"], 8 * p["count"])
+        crc = isal_zlib.crc32_combine(crc, p["crc32"], 8 * words * p["count"])
     offsets = np.concatenate([[0], np.cumsum([p["count"] for p in parts])]).astype(np.int64)
-    layout = h5py.VirtualLayout(shape=(count,), dtype=np.uint64, maxshape=(count,))
+    row = () if words == 1 else (words,)
+    layout = h5py.VirtualLayout(shape=(count, *row), dtype=np.uint64, maxshape=(count, *row))
     total = len(parts)
     for q, p in enumerate(parts):
         if p["count"]:
             # a name relative to the layer file: HDF5 looks for it beside that file
-            source = h5py.VirtualSource(part_name(depth, q, total), "ranks", shape=(p["count"],))
+            source = h5py.VirtualSource(part_name(depth, q, total), "ranks",
+                                        shape=(p["count"], *row))
             layout[offsets[q]:offsets[q + 1]] = source
     with atomic_file(path) as tmp, hdf5_file(tmp) as (f, _):
         f.create_virtual_dataset("ranks", layout, fillvalue=0)
@@ -109,7 +112,9 @@ class PartedLayer:
                 shape = f["ranks"].shape
         except (OSError, KeyError, ValueError) as err:
             raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
-        if (shape != (self.count,) or self.offsets.shape != (self.parts + 1,)
+        self.words = shape[1] if len(shape) == 2 else 1
+        self._row = shape[1:]
+        if (shape[:1] != (self.count,) or len(shape) > 2 or self.offsets.shape != (self.parts + 1,)
                 or int(self.offsets[-1]) != self.count or self.bounds.shape != (self.parts + 1,)
                 or np.any(np.diff(self.offsets) < 0) or np.any(self.bounds[1:] < self.bounds[:-1])):
             raise LayerError(f"corrupt layer file {self.path}: its map of {self.parts} parts "
@@ -179,7 +184,7 @@ class PartedLayer:
     def ranks(self, start=0, stop=None):
         stop = self.count if stop is None else min(stop, self.count)
         if stop <= start:
-            return np.empty(0, dtype=np.uint64)
+            return np.empty((0, *self._row), dtype=np.uint64)
         first = int(np.searchsorted(self.offsets, start, side="right")) - 1
         out = []
         for q in range(first, self.parts):
@@ -219,32 +224,33 @@ class PartedLayer:
         return int(self.offsets[q]) + self._reading(q, lambda part: part._position(rank))
 
     def contains(self, rank):
-        return bool(self.contains_many(np.array([rank], dtype=np.uint64))[0])
+        return bool(self.contains_many(keys.key_array([rank], self.words))[0])
 
     def contains_many(self, ranks):
-        ranks = np.asarray(ranks, dtype=np.uint64)
-        member = np.zeros(ranks.size, dtype=bool)
-        of_part = np.searchsorted(self.bounds, ranks, side="right") - 1
+        ranks = keys.key_array(ranks, self.words)
+        member = np.zeros(len(ranks), dtype=bool)
+        of_part = np.searchsorted(self.bounds, keys.prefix(ranks), side="right") - 1
         for q in np.unique(of_part):
             if 0 <= q < self.parts and self.part_count(q):
                 where = of_part == q
                 member[where] = self._reading(int(q), lambda part: part.contains_many(ranks[where]))
         return member
 
-    def verify(self, size=None, progress=None):
+    def verify(self, bounds=None, progress=None):
         """Every part read back in full (Layer.verify) and checked against the map (its count,
         CRC-32 and rank range), and the layer's CRC-32 combined from them: a PartError naming
         the first bad part."""
         crc = 0
         for q in range(self.parts):
             part = self.part(q)
-            self._reading(q, lambda part: part.verify(size, progress))
+            self._reading(q, lambda part: part.verify(bounds, progress))
             if part.count:
-                first, last = int(part.ranks(0, 1)[0]), int(part.ranks(part.count - 1)[0])
+                first = int(keys.prefix(part.ranks(0, 1))[0])
+                last = int(keys.prefix(part.ranks(part.count - 1))[0])
                 if first < int(self.bounds[q]) or last >= int(self.bounds[q + 1]):
                     raise PartError(f"corrupt part file {self.part_path(q)}: ranks outside its "
                                     f"range", self.depth, q, self.part_path(q))
-            crc = isal_zlib.crc32_combine(crc, part.crc32, 8 * part.count)
+            crc = isal_zlib.crc32_combine(crc, part.crc32, 8 * self.words * part.count)
         if crc != self.crc32:
             raise LayerError(f"corrupt layer file {self.path}: its parts' CRC-32 {crc:08x}, "
                              f"the file says {self.crc32:08x}")

@@ -38,14 +38,15 @@ class DenseDepths:
         self.held = None  # a HeldLevel, or None
 
     def fits(self, depth, source_count, budget=None):
-        """Whether depth goes through one bitset of its whole level: when the bitset is no
-        larger than DENSE_RATIO bits per neighbour of layer depth - 1 (what a sort of them
+        """Whether depth goes through one bitset of its whole level: when its keys are
+        ranks of one word, the bitset is no larger than DENSE_RATIO bits per neighbour of layer depth - 1 (what a sort of them
         would hold, see merge.py) and dense_depth_bytes fits the budget (None: no bound)."""
         size = self.puzzle.level_size(self.plan.level(depth))
         neighbours = source_count * max(self.puzzle.max_moves, 1)
         need = dense_depth_bytes(size, self.puzzle.expansion_bytes()
                                  + self.puzzle.kernel_bytes())
-        return size <= DENSE_RATIO * neighbours and (budget is None or need <= budget)
+        return (self.puzzle.key_words == 1 and size <= DENSE_RATIO * neighbours
+                and (budget is None or need <= budget))
 
     def release(self):
         """Let go of the level kept for the next depth."""

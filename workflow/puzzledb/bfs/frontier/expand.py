@@ -31,12 +31,12 @@ def expand_part(plan, depth, part, parts, out, keep=None, log=None):
             closing(read_ahead(layer, plan.share(layer.count, part, parts))) as pieces:
         for k, piece in enumerate(pieces):
             grouped, offsets = grouping.group(piece, keep)
-            neighbours += grouped.size
+            neighbours += len(grouped)
             if writing is not None:
                 written += writing.result()
             writing = writer.submit(write_piece, out / f"x{part:05d}.{k:05d}{WORK_SUFFIX}",
                                     grouped, offsets, grouping.cuts)
-            states += piece.size
+            states += len(piece)
         if writing is not None:
             written += writing.result()
     if log is not None:
@@ -77,13 +77,15 @@ class SegmentGrouping:
         self.lookup, self.shift = plan.segment_lookup(depth)
 
     def group(self, piece, keep=None):
-        """(grouped, offsets): the neighbours of the ascending ranks of piece (uint64),
-        segment t's at offsets[t]:offsets[t + 1]; keep: only those of that range of
+        """(grouped, offsets): the neighbours of the ascending keys of piece (uint64 ranks,
+        or rows of W words), segment t's at offsets[t]:offsets[t + 1]; keep: only those of that range of
         segments (offsets still one per segment, the others' groups empty)."""
-        found = np.empty(piece.size * self.moves, dtype=np.int64)
-        counts = np.empty(piece.size, dtype=np.int64)
+        n, row = len(piece), piece.shape[1:]
+        # one-word keys: the kernels' int64 ranks; wider: rows of uint64 words
+        found = np.empty((n * self.moves, *row), dtype=np.uint64 if row else np.int64)
+        counts = np.empty(n, dtype=np.int64)
         layer_neighbours(piece, self.level, self.tables, self.moves, self.work, found, counts)
-        grouped = np.empty(int(counts.sum()), dtype=np.uint64)
+        grouped = np.empty((int(counts.sum()), *row), dtype=np.uint64)
         offsets = np.empty(self.cuts.size, dtype=np.int64)
         group_by_segment(found, counts, self.moves, self.cuts, self.lookup, self.shift,
                          grouped, offsets)

@@ -1,12 +1,15 @@
 """The compiled pieces of the frontier engine (expand.py, merge.py, dense.py): the neighbours of a slice of a
-layer grouped by the segment they fall in, a radix sort of one segment's ranks, and set
-operations on sorted rank arrays and on the bitset of one segment."""
+layer grouped by the segment they fall in, a radix sort of one segment's keys, and set
+operations on sorted key arrays and on the bitset of one segment.  Each is written once
+for keys of any width (compiled/keys.py): a 1-D array of ranks, or an (n, W) array of keys
+of W words, the operations on a key chosen when the loop is compiled."""
 
 import numpy as np
 from numba import prange, types
 from numba.extending import overload
 
 from puzzledb.compiled import jit, neighbours_after, scratch
+from puzzledb.compiled.keys import copy_key, key_less, key_width, keys_equal, prefix, word
 from puzzledb.expansion.words import set_bit
 
 BLOCK = 4096  # states a thread expands with one scratch array
@@ -31,14 +34,43 @@ def _by_block(ranks, level, tables, max_moves, work_size, out, counts, bits):
     """The neighbours of each rank into out and counts, or set in bits (see _keep).  Threads
     take blocks of consecutive ranks, and a kernel may decode each rank from where it
     differs from the one before (compiled.neighbours_after)."""
-    n = ranks.size
+    n = len(ranks)
     for b in prange((n + BLOCK - 1) // BLOCK):
-        row, work = scratch(max_moves, work_size)
+        row, work = _scratch(ranks, max_moves, work_size)
         first = b * BLOCK
         for i in range(first, min(n, first + BLOCK)):
-            prev = np.int64(ranks[i - 1]) if i > first else np.int64(-1)
-            k = neighbours_after(np.int64(ranks[i]), prev, level, row, work, tables)
+            key, prev = _source(ranks, i, first)
+            k = neighbours_after(key, prev, level, row, work, tables)
             _keep(row, k, i, max_moves, out, counts, bits)
+
+
+def _scratch(ranks, max_moves, work_size):
+    """A thread's arrays for the neighbours kernel: its neighbours' keys (int64 ranks, or
+    (max_moves, W) uint64 keys) and its work (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+def _source(ranks, i, first):
+    """(key, prev) for neighbours_after: rank i and the rank before it in the block (-1 at
+    its first); a key of W words is its row, and prev says only whether the call before was
+    for the key before it (0) or not (-1)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_scratch, inline="always")
+def _scratch_by_width(ranks, max_moves, work_size):
+    if ranks.ndim == 1:
+        return lambda ranks, max_moves, work_size: scratch(max_moves, work_size)
+    return lambda ranks, max_moves, work_size: (
+        np.empty((max_moves, ranks.shape[1]), np.uint64), np.empty(work_size, np.int64))
+
+
+@overload(_source, inline="always")
+def _source_by_width(ranks, i, first):
+    if ranks.ndim == 1:
+        return lambda ranks, i, first: (
+            np.int64(ranks[i]), np.int64(ranks[i - 1]) if i > first else np.int64(-1))
+    return lambda ranks, i, first: (ranks[i], np.int64(0) if i > first else np.int64(-1))
 
 
 def _keep(row, k, i, max_moves, out, counts, bits):
@@ -52,7 +84,7 @@ def _keep_by_type(row, k, i, max_moves, out, counts, bits):
     if isinstance(bits, types.NoneType):
         def into_rows(row, k, i, max_moves, out, counts, bits):
             for j in range(k):
-                out[i * max_moves + j] = row[j]
+                copy_key(out, i * max_moves + j, row, j)
             counts[i] = k
         return into_rows
 
@@ -64,8 +96,8 @@ def _keep_by_type(row, k, i, max_moves, out, counts, bits):
 
 @jit(parallel=True)
 def group_by_segment(out, counts, max_moves, cuts, lookup, shift, grouped, offsets):
-    """The neighbours of layer_neighbours grouped by segment (segment t holds the ranks
-    cuts[t] .. cuts[t + 1] - 1; segment_of finds it), in order within a segment; offsets[t]
+    """The neighbours of layer_neighbours grouped by segment (segment t holds the keys
+    whose first word is cuts[t] .. cuts[t + 1] - 1; segment_of finds it), in order within a segment; offsets[t]
     is where segment t's group starts in grouped, offsets[-1] the number of neighbours.
     A counting sort: each block of states counts its neighbours per segment, the counts
     give every block its places, and the blocks scatter in parallel.  The two parallel
@@ -80,15 +112,15 @@ def group_by_segment(out, counts, max_moves, cuts, lookup, shift, grouped, offse
             tally[b, t] = 0
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
             for j in range(counts[i]):
-                tally[b, segment_of(out[i * max_moves + j], cuts, lookup, shift)] += 1
+                tally[b, segment_of(prefix(out, i * max_moves + j), cuts, lookup, shift)] += 1
     place = _block_places(tally, offsets)
     for b in prange(blocks):
         here = place[b]
         for i in range(b * BLOCK, min(counts.size, (b + 1) * BLOCK)):
             for j in range(counts[i]):
-                r = out[i * max_moves + j]
-                t = segment_of(r, cuts, lookup, shift)
-                grouped[here[t]] = np.uint64(r)
+                at = i * max_moves + j
+                t = segment_of(prefix(out, at), cuts, lookup, shift)
+                copy_key(grouped, here[t], out, at)
                 here[t] += 1
 
 
@@ -126,85 +158,118 @@ def _block_places(tally, offsets):
 
 @jit
 def radix_passes(bits):
-    """The passes radix_sort makes over keys of `bits` bits: the fewest of at most 11 bits."""
+    """The passes radix_sort makes over a word of `bits` bits: the fewest of at most 11 bits."""
     return max(1, (bits + 10) // 11)
 
 
 @jit
+def span_bits(span):
+    """The bits of a word's span of values (hi - lo): at least 1."""
+    bits = 1
+    while bits < 64 and (span >> np.uint64(bits)) != np.uint64(0):
+        bits += 1
+    return bits
+
+
+@jit
 def radix_sort(a, low, bits, spare):
-    """Sort a (uint64, every value in [low, low + 2^bits)) by a least-significant-digit radix
-    sort of the offsets from low, in the fewest passes of at most 11 bits; spare: an array as
-    large as a, used between passes.  The sorted values end in a or in spare: the one
-    returned.  (np.sort took 4 to 5 times as long on a merge's segments: docs/benchmarks.md.)"""
-    n = a.size
+    """Sort the keys a (every first word in [low, low + 2^bits)) by a least-significant-digit
+    radix sort: each later word over the span of its values, last word first, then the
+    first word's offsets from low, each in the fewest passes of at most 11 bits; spare: an
+    array as large as a, used between passes.  (sorted, in_spare): the sorted keys end in a
+    or in spare, the one returned.  (np.sort took 4 to 5 times as long on a merge's
+    segments: docs/benchmarks.md.)"""
+    src, dst = a, spare
+    n = len(a)
+    passes = 0
+    for w in range(key_width(a) - 1, 0, -1):
+        if n:
+            lo = hi = word(src, 0, w)
+            for i in range(1, n):
+                lo = min(lo, word(src, i, w))
+                hi = max(hi, word(src, i, w))
+            if hi > lo:
+                p = _sort_word(src, dst, w, lo, span_bits(hi - lo))
+                if p % 2 == 1:
+                    src, dst = dst, src
+                passes += p
+    p = _sort_word(src, dst, 0, np.uint64(low), bits)
+    if p % 2 == 1:
+        src, dst = dst, src
+    return src, (passes + p) % 2 == 1
+
+
+@jit
+def _sort_word(src, dst, w, base, bits):
+    """The keys of src sorted stably by word w (every one in [base, base + 2^bits)),
+    passing between src and dst; the passes made (the keys end in dst when they are
+    odd)."""
+    n = len(src)
     passes = radix_passes(bits)
     width = (bits + passes - 1) // passes
     mask = np.uint64((1 << width) - 1)
     count = np.empty((1 << width) + 1, np.int64)
-    base = np.uint64(low)
-    src, dst = a, spare
     for p in range(passes):
         shift = np.uint64(p * width)
         count[:] = 0
         for i in range(n):
-            count[((src[i] - base) >> shift & mask) + 1] += 1
+            count[((word(src, i, w) - base) >> shift & mask) + 1] += 1
         for k in range(1 << width):
             count[k + 1] += count[k]
         for i in range(n):
-            d = (src[i] - base) >> shift & mask
-            dst[count[d]] = src[i]
+            d = (word(src, i, w) - base) >> shift & mask
+            copy_key(dst, count[d], src, i)
             count[d] += 1
         src, dst = dst, src
-    return src
+    return passes
 
 
 @jit
 def unique_sorted(a):
-    """Drop repeated values of a sorted array in place; the number kept."""
-    if a.size == 0:
+    """Drop repeated keys of a sorted array in place; the number kept."""
+    n = len(a)
+    if n == 0:
         return 0
     k = 1
-    for i in range(1, a.size):
-        if a[i] != a[k - 1]:
-            a[k] = a[i]
+    for i in range(1, n):
+        if not keys_equal(a, i, a, k - 1):
+            copy_key(a, k, a, i)
             k += 1
     return k
 
 
 @jit
 def merge_sorted(a, b, out):
-    """The values of two sorted arrays, sorted, into out (a.size + b.size long)."""
+    """The keys of two sorted arrays, sorted, into out (len(a) + len(b) long)."""
     i = j = k = 0
-    while i < a.size and j < b.size:
-        if b[j] < a[i]:
-            out[k] = b[j]
+    while i < len(a) and j < len(b):
+        if key_less(b, j, a, i):
+            copy_key(out, k, b, j)
             j += 1
         else:
-            out[k] = a[i]
+            copy_key(out, k, a, i)
             i += 1
         k += 1
-    while i < a.size:
-        out[k] = a[i]
+    while i < len(a):
+        copy_key(out, k, a, i)
         i += 1
         k += 1
-    while j < b.size:
-        out[k] = b[j]
+    while j < len(b):
+        copy_key(out, k, b, j)
         j += 1
         k += 1
 
 
 @jit
 def difference_sorted(a, b):
-    """Remove from the sorted, distinct values a those that are in the sorted array b, in
+    """Remove from the sorted, distinct keys a those that are in the sorted array b, in
     place; the number kept."""
     j = k = 0
-    for i in range(a.size):
-        v = a[i]
-        while j < b.size and b[j] < v:
+    for i in range(len(a)):
+        while j < len(b) and key_less(b, j, a, i):
             j += 1
-        if j < b.size and b[j] == v:
+        if j < len(b) and keys_equal(b, j, a, i):
             continue
-        a[k] = v
+        copy_key(a, k, a, i)
         k += 1
     return k
-

@@ -110,7 +110,7 @@ class SegmentMerge:
 
     def _oldest(self, window):
         found = window.popleft().result()
-        self.fullest = max(self.fullest, sum(block.size for block in found))
+        self.fullest = max(self.fullest, sum(len(block) for block in found))
         return found
 
     def _segment(self, t):
@@ -118,4 +118,5 @@ class SegmentMerge:
         groups = [(piece, t) for piece in self.pieces if piece.received[t]]
         with self._reading:
             known = [layer.ranks_between(low, high) for layer in self.older]
-        return segment_of_layer(groups, int(self.received[t]), known, low, high)
+        return segment_of_layer(groups, int(self.received[t]), known, low, high,
+                                self.plan.puzzle.key_words)

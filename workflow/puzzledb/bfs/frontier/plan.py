@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import paths
+from puzzledb import keys, paths
 from puzzledb.bfs.modes import FRONTIER, MODES
 from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
 from puzzledb.bfs.frontier.workindex import WorkIndex, work_files
@@ -79,7 +79,9 @@ class FrontierPlan:
 
     def cuts(self, depth):
         """Where the segments of depth start: int64 cuts[0] = 0 < cuts[1] < ... < cuts[-1] =
-        the level's size (segment t: ranks cuts[t] .. cuts[t + 1] - 1).
+        the level's size (segment t: ranks cuts[t] .. cuts[t + 1] - 1); for keys of several
+        words, the values of their first word (segment t: the keys whose first word is
+        cuts[t] .. cuts[t + 1] - 1).
 
         Balanced by the layer whose ranks are spread as depth's will be, its reference
         (_reference): the segments are cut at its quantiles, so that each holds about an equal
@@ -93,7 +95,7 @@ class FrontierPlan:
         return self._cuts[depth]
 
     def _balanced_cuts(self, depth):
-        size = self.puzzle.level_size(self.level(depth))
+        size = self.puzzle.key_bounds(self.level(depth))[0]  # a key's first word's values
         equal = np.unique(np.linspace(0, size, self.segments + 1).astype(np.int64))
         reference = self._reference(depth)
         if reference is None:
@@ -106,9 +108,9 @@ class FrontierPlan:
             positions, ranks = layer.sampled()
             if positions.size >= 4 * self.segments:  # the index is fine enough
                 at = np.minimum(np.searchsorted(positions, wanted), positions.size - 1)
-                quantiles = ranks[at]
-            else:  # the ranks at those positions (each chunk decoded once)
-                quantiles = np.array([layer.ranks(w, w + 1)[0] for w in wanted])
+                quantiles = keys.prefix(ranks)[at]
+            else:  # the keys at those positions (each chunk decoded once)
+                quantiles = np.array([keys.prefix(layer.ranks(w, w + 1))[0] for w in wanted])
         cuts = np.unique(np.concatenate([[0], quantiles.astype(np.int64), [size]]))
         widest = SPAN_LIMIT * -(-size // self.segments)  # ceil
         extra = [np.arange(cuts[i] + widest, cuts[i + 1], widest)
@@ -178,7 +180,8 @@ class FrontierPlan:
                     low, high = self.segment_range(depth, t)
                     known = sum(b - a for a, b in
                                 (layer.positions_between(low, high) for layer in older))
-                    need = max(need, segment_merge_bytes(received[t], known, high - low))
+                    need = max(need, segment_merge_bytes(received[t], known, high - low,
+                                                         8 * self.puzzle.key_words))
         return (MERGE_WINDOW + 1) * need + EXTRACT_BUFFER_BYTES
 
     def received(self, depth, pieces):

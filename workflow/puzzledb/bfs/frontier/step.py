@@ -10,8 +10,7 @@ import shutil
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
+from puzzledb import keys
 from puzzledb.bfs.frontier.expand import expand_part
 from puzzledb.bfs.frontier.merge import gather_layer, merge_layer, open_pieces
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
@@ -79,8 +78,8 @@ class Step:
         if info is not None:
             return info
         if first == 0:
-            goals = np.unique(self.puzzle.goal_ranks().astype(np.uint64))
-            return self.plan.store.write_layer(0, [goals], goals.size)
+            goals = keys.unique(keys.key_array(self.puzzle.goal_ranks(), self.puzzle.key_words))
+            return self.plan.store.write_layer(0, [goals], len(goals))
         return gather_layer(self.plan.store, first, merged)
 
     def _go_on(self, layers, started, log):

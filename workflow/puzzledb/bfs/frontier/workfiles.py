@@ -5,7 +5,7 @@ jobs, a group per target segment, each group sorted, made distinct and coded com
 A group of segment [low, high) holds ranks r0 < r1 < ...; it is stored as their gaps
 (r0 - low, then r1 - r0 - 1, r2 - r1 - 1, ...), each gap in LEB128 (seven bits a byte, low
 bits first, the top bit set on every byte but a gap's last), and those bytes deflated by
-ISA-L.  Neighbours of a piece of consecutive ranks crowd into a few narrow stretches of a
+ISA-L.  Keys of several words are coded word by word (the kernels' header below).  Neighbours of a piece of consecutive ranks crowd into a few narrow stretches of a
 segment, so most gaps are short: on the 15-puzzle's layers 26 and 28 a neighbour costs
 0.97 to 1.07 bytes instead of 8, for 14 to 17 ns of CPU to write (the sort included) and 6
 to 9 ns to read (docs/benchmarks.md, "Compact work files").
@@ -19,9 +19,11 @@ opens the file again for each group it reads.
 import numpy as np
 from isal import isal_zlib
 
-from puzzledb.bfs.frontier.kernels import radix_passes, radix_sort
+from puzzledb.bfs.frontier.kernels import radix_sort, span_bits
 from puzzledb.bfs.frontier.workindex import HEADER, INDEX_COLUMNS, MAGIC, WorkIndex, index_crc
 from puzzledb.compiled import jit
+from puzzledb.compiled.keys import copy_key, key_less, key_width, keys_equal, prefix, set_word, word
+from puzzledb.keys import WORD_LIMIT
 from puzzledb.errors import LayerError
 from puzzledb.store.files import atomic_file
 from puzzledb.store.integrity import crc32
@@ -36,10 +38,11 @@ RAW_DEFLATE = -15  # deflate without zlib's wrapper: the index's CRC-32 checks t
 def write_piece(path, grouped, offsets, cuts):
     """Write the work file of one expand piece; the bytes written.
 
-    grouped: its neighbours (uint64), the ranks of segment t at offsets[t]:offsets[t + 1],
-    in any order; sorted and made distinct in place, so its contents are not kept.
-    offsets: int64, segments + 1.  cuts: int64, segments + 1, segment t being the ranks
-    cuts[t] <= r < cuts[t + 1].  A rank outside its segment is a ValueError."""
+    grouped: its neighbours' keys (uint64 ranks, or (n, W) keys of W words), those of
+    segment t at offsets[t]:offsets[t + 1], in any order; sorted and made distinct in
+    place, so its contents are not kept.  offsets: int64, segments + 1.  cuts: int64,
+    segments + 1, segment t being the keys whose first word r has cuts[t] <= r < cuts[t + 1].
+    A key outside its segment is a ValueError."""
     grouped, offsets, cuts = _checked_arguments(grouped, offsets, cuts)
     segments = offsets.size - 1
     counts = np.empty(segments, np.int64)
@@ -48,7 +51,7 @@ def write_piece(path, grouped, offsets, cuts):
     wrong = np.flatnonzero(sizes < 0)
     if wrong.size:
         t = int(wrong[0])
-        raise ValueError(f"{path}: a rank of segment {t}'s group is outside "
+        raise ValueError(f"{path}: a key of segment {t}'s group is outside "
                          f"[{cuts[t]}, {cuts[t + 1]})")
     starts = np.zeros(segments + 1, np.int64)
     np.cumsum(sizes, out=starts[1:])
@@ -64,8 +67,10 @@ def write_piece(path, grouped, offsets, cuts):
         index[:, j] = (t, cuts[t], cuts[t + 1], counts[t], sizes[t], len(block),
                        crc32(np.frombuffer(block, np.uint8)))
     header = np.zeros(1, HEADER)
+    words = 1 if grouped.ndim == 1 else grouped.shape[1]
     header["magic"], header["segments"], header["groups"] = MAGIC, segments, filled.size
-    header["crc32"] = index_crc(segments, filled.size, index)
+    header["words"] = words
+    header["crc32"] = index_crc(segments, filled.size, index, words)
     with atomic_file(path) as tmp:
         with open(tmp, "wb") as f:
             f.write(header.tobytes())
@@ -81,11 +86,12 @@ class PieceFile(WorkIndex):
     open.  A missing, truncated or corrupt file is a LayerError naming it."""
 
     def read_group(self, t):
-        """The ranks of segment t's group as absolute ranks (uint64), sorted ascending and
-        distinct: a rank this piece reached more than once is there once."""
+        """The keys of segment t's group (uint64 ranks, or rows of W words), sorted ascending
+        and distinct: a key this piece reached more than once is there once."""
+        shape = (0,) if self.words == 1 else (0, self.words)
         group = self.group(t)
         if group is None:
-            return np.empty(0, np.uint64)
+            return np.empty(shape, np.uint64)
         low, high, count, leb128_bytes, stored_bytes, crc, start = group
         try:
             with open(self.path, "rb") as f:
@@ -101,11 +107,11 @@ class PieceFile(WorkIndex):
             leb128 = isal_zlib.decompress(stored, RAW_DEFLATE, max(leb128_bytes, 1))
         except isal_zlib.error as err:
             raise self.corrupt(f"segment {t}'s group does not inflate ({err})") from None
-        ranks = np.empty(count, np.uint64)
+        ranks = np.empty((count,) + shape[1:], np.uint64)
         if (len(leb128) != leb128_bytes
                 or _decode_group(np.frombuffer(leb128, np.uint8), np.uint64(low),
                                  np.uint64(high), ranks) != leb128_bytes):
-            raise self.corrupt(f"segment {t}'s group does not decode to {count} ranks "
+            raise self.corrupt(f"segment {t}'s group does not decode to {count} keys "
                                f"in [{low}, {high})")
         return ranks
 
@@ -115,12 +121,13 @@ def _checked_arguments(grouped, offsets, cuts):
     describe groups of segments."""
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     cuts = np.ascontiguousarray(cuts, dtype=np.int64)
-    if grouped.dtype != np.uint64 or grouped.ndim != 1 or not grouped.flags.c_contiguous:
-        raise ValueError("grouped must be a contiguous uint64 array")
+    if grouped.dtype != np.uint64 or grouped.ndim not in (1, 2) or \
+            not grouped.flags.c_contiguous:
+        raise ValueError("grouped must be a contiguous uint64 array of keys")
     if offsets.size < 1 or cuts.size != offsets.size:
         raise ValueError(f"{offsets.size} offsets and {cuts.size} cuts: both must be "
                          f"segments + 1 long")
-    if offsets[0] != 0 or offsets[-1] != grouped.size or np.any(np.diff(offsets) < 0):
+    if offsets[0] != 0 or offsets[-1] != len(grouped) or np.any(np.diff(offsets) < 0):
         raise ValueError("offsets must rise from 0 to the number of neighbours")
     if cuts[0] < 0 or np.any(np.diff(cuts) < 0):
         raise ValueError("cuts must rise from 0 or more")
@@ -129,123 +136,164 @@ def _checked_arguments(grouped, offsets, cuts):
 
 # -- the kernels ---------------------------------------------------------------------------------
 # A group is a slice of `grouped`.  The LEB128 bytes of a gap g: g & 127 | 128 while
-# g >= 128 (then g >>= 7), and g itself last.  The kernels run in one thread: a piece's
-# neighbours fall in a few groups, one of which holds most of the sorting (the others are
-# in order already), and two threads over the groups were no faster on two busy cores.
+# g >= 128 (then g >>= 7), and g itself last.  A key of W words is coded after `nxt`, the
+# key before it with its last word plus one (the least key it can be; the segment's first
+# at a group's start), word by word: while its words equal nxt's, a gap of 0; at the first
+# that differs, its gap from nxt's (not 0), and the words after it whole; the last word's
+# gap, from nxt's, may be 0.  One-word keys are so their gaps from the rank before plus one.
+# The kernels run in one thread: a piece's neighbours fall in a few groups, one of which
+# holds most of the sorting (the others are in order already), and two threads over the
+# groups were no faster on two busy cores.
 
 @jit
 def _sort_groups(grouped, offsets, cuts, counts, sizes):
-    """Sort each group in place and keep its distinct ranks at its start: their number into
-    counts[t], the bytes of their LEB128 gaps into sizes[t] (-1: a rank lies outside
-    [cuts[t], cuts[t + 1]))."""
+    """Sort each group in place and keep its distinct keys at its start: their number into
+    counts[t], the bytes of their LEB128 gaps into sizes[t] (-1: a key's first word lies
+    outside [cuts[t], cuts[t + 1]))."""
+    nxt = np.zeros(key_width(grouped), np.uint64)
     for t in range(offsets.size - 1):
         group = grouped[offsets[t]:offsets[t + 1]]
         counts[t] = sizes[t] = 0
-        if group.size == 0:
+        if len(group) == 0:
             continue
         _radix_sort(group)
-        if group[0] < np.uint64(cuts[t]) or group[group.size - 1] >= np.uint64(cuts[t + 1]):
+        if prefix(group, 0) < cuts[t] or prefix(group, len(group) - 1) >= cuts[t + 1]:
             sizes[t] = -1
             continue
         n = size = 0
-        nxt = np.uint64(cuts[t])  # the least rank the next one can be
-        for i in range(group.size):
-            r = group[i]
-            if n and r == group[n - 1]:
+        _start(nxt, cuts[t])
+        for i in range(len(group)):
+            if n and keys_equal(group, i, group, n - 1):
                 continue
-            group[n] = r
+            copy_key(group, n, group, i)
             n += 1
-            g = r - nxt
-            size += 1
-            while g >= np.uint64(128):
-                g >>= np.uint64(7)
-                size += 1
-            nxt = r + np.uint64(1)
+            size = _code(group, n - 1, nxt, grouped, size, False)
         counts[t], sizes[t] = n, size
 
 
 @jit
 def _leb128_groups(grouped, offsets, cuts, counts, starts, out):
-    """The LEB128 gaps of each group's distinct ranks (_sort_groups) into out[starts[t]:]."""
+    """The LEB128 gaps of each group's distinct keys (_sort_groups) into out[starts[t]:]."""
+    nxt = np.zeros(key_width(grouped), np.uint64)
     for t in range(offsets.size - 1):
         k = starts[t]
-        nxt = np.uint64(cuts[t])
+        _start(nxt, cuts[t])
         for i in range(offsets[t], offsets[t] + counts[t]):
-            g = grouped[i] - nxt
-            while g >= np.uint64(128):
+            k = _code(grouped, i, nxt, out, k, True)
+
+
+@jit(inline="always")
+def _start(nxt, low):
+    """nxt at a group's start: the least key of its segment."""
+    nxt[:] = 0
+    nxt[0] = np.uint64(low)
+
+
+@jit(inline="always")
+def _code(keys, i, nxt, out, k, write):
+    """Code key i after nxt (the header above): into out[k:] if write, else only counted;
+    the next k.  nxt becomes the key after key i."""
+    width = key_width(keys)
+    whole = False
+    for w in range(width):
+        v = word(keys, i, w)
+        g = v if whole else v - nxt[w]
+        whole = whole or g != np.uint64(0)
+        while g >= np.uint64(128):
+            if write:
                 out[k] = np.uint8((g & np.uint64(127)) | np.uint64(128))
-                g >>= np.uint64(7)
-                k += 1
-            out[k] = np.uint8(g)
+            g >>= np.uint64(7)
             k += 1
-            nxt = grouped[i] + np.uint64(1)
+        if write:
+            out[k] = np.uint8(g)
+        k += 1
+        nxt[w] = v
+    nxt[width - 1] += np.uint64(1)
+    return k
 
 
 @jit
 def _decode_group(data, low, high, out):
-    """The ranks of LEB128 gaps (as _leb128_groups writes them) into out, each checked to
-    lie in [low, high); the bytes used, or -1 when the bytes are not out.size such gaps."""
+    """The keys of LEB128 gaps (as _leb128_groups writes them) into out, each first word
+    checked to lie in [low, high) and every word below 2^63; the bytes used, or -1 when the
+    bytes are not len(out) such keys."""
+    width = key_width(out)
+    nxt = np.zeros(width, np.uint64)
+    _start(nxt, low)
     k = 0
-    nxt = low
-    for i in range(out.size):
-        g = np.uint64(0)
-        shift = np.uint64(0)
-        while True:
-            if k == data.size:
+    for i in range(len(out)):
+        whole = False
+        for w in range(width):
+            g = np.uint64(0)
+            shift = np.uint64(0)
+            while True:
+                if k == data.size:
+                    return -1
+                b = np.uint64(data[k])
+                k += 1
+                if shift == np.uint64(63) and b > np.uint64(1):
+                    return -1  # a gap of more than 64 bits
+                g |= (b & np.uint64(127)) << shift
+                if b < np.uint64(128):
+                    break
+                shift += np.uint64(7)
+            if whole:
+                v = g
+            else:
+                bound = high if w == 0 else np.uint64(WORD_LIMIT)
+                if nxt[w] >= bound or g >= bound - nxt[w]:
+                    return -1
+                v = nxt[w] + g
+                whole = g != np.uint64(0)
+            if v >= np.uint64(WORD_LIMIT):
                 return -1
-            b = np.uint64(data[k])
-            k += 1
-            if shift == np.uint64(63) and b > np.uint64(1):
-                return -1  # a gap of more than 64 bits
-            g |= (b & np.uint64(127)) << shift
-            if b < np.uint64(128):
-                break
-            shift += np.uint64(7)
-        if nxt >= high or g >= high - nxt:
-            return -1
-        out[i] = nxt + g
-        nxt = out[i] + np.uint64(1)
+            set_word(out, i, w, v)
+            nxt[w] = v
+        nxt[width - 1] += np.uint64(1)
     return k
 
 
 @jit
 def _radix_sort(a):
-    """Sort a in place.  An already sorted array (most groups: the neighbours by a move
-    that keeps the order of the piece's ranks) is left as it is; otherwise kernels.radix_sort
-    of the span between its least and greatest value.  On the 15-puzzle's pieces numpy's sort
+    """Sort the keys a in place.  An already sorted array (most groups: the neighbours by a
+    move that keeps the order of the piece's keys) is left as it is; otherwise
+    kernels.radix_sort from its least first word.  On the 15-puzzle's pieces numpy's sort
     took 40 to 50 ns a neighbour, a radix sort 2 to 8."""
-    n = a.size
+    n = len(a)
     if n < 2:
         return
     in_order = True
-    lo = hi = a[0]
+    lo = hi = word(a, 0, 0)
     for i in range(1, n):
-        if a[i] < a[i - 1]:
+        if key_less(a, i, a, i - 1):
             in_order = False
-        lo = min(lo, a[i])
-        hi = max(hi, a[i])
+        lo = min(lo, word(a, i, 0))
+        hi = max(hi, word(a, i, 0))
     if in_order:
         return
-    bits = 1
-    while bits < 64 and ((hi - lo) >> np.uint64(bits)) != np.uint64(0):
-        bits += 1
-    scratch = np.empty(n, np.uint64)
-    radix_sort(a, lo, bits, scratch)
-    if radix_passes(bits) % 2 == 1:  # the sorted values ended in scratch
+    scratch = np.empty_like(a)
+    _, in_scratch = radix_sort(a, lo, span_bits(hi - lo), scratch)
+    if in_scratch:
         a[:] = scratch
 
 
 # -- plain-Python references, which the tests compare the kernels with -------------------------
 
-def leb128_reference(ranks, low):
-    """The LEB128 gaps of the distinct values of `ranks` from `low` on, as bytes."""
-    out, nxt = bytearray(), low
-    for r in sorted(set(int(r) for r in ranks)):
-        g, nxt = r - nxt, r + 1
-        while g >= 128:
-            out.append(g & 127 | 128)
-            g >>= 7
-        out.append(g)
+def leb128_reference(keys, low, words=1):
+    """The LEB128 gaps of the distinct keys (ints, or tuples of `words` words) of a segment
+    whose first key is (low, 0, ...), as bytes."""
+    out, nxt = bytearray(), [low] + [0] * (words - 1)
+    for key in sorted(set((int(k),) if words == 1 else tuple(int(w) for w in k)
+                          for k in keys)):
+        whole = False
+        for w, v in enumerate(key):
+            g = v if whole else v - nxt[w]
+            whole = whole or g != 0
+            while g >= 128:
+                out.append(g & 127 | 128)
+                g >>= 7
+            out.append(g)
+        nxt = list(key[:-1]) + [key[-1] + 1]
     return bytes(out)
 
 

@@ -20,12 +20,15 @@ backward step would have to ask each whether it is one).
 
 import numpy as np
 from numba import prange
+from numba.extending import overload
 
 from puzzledb import compiled
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import atomic_or, lowest_bit, popcount
+from puzzledb.compiled.keys import width_of, word_of
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_SHIFT
 from puzzledb.expansion.words import (
+    count_cur_unseen,
     cur_and_unseen,
     cur_lanes,
     lanes_within,
@@ -48,7 +51,8 @@ def _view(t):
     reference each time a field of the tables is read (component_kernels.py says what that
     cost)."""
     return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
-            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table)
+            t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table,
+            t.hi_word)
 
 
 @jit(inline="always")
@@ -75,29 +79,32 @@ def _block_images(t, view, b, d, images, columns, scratch):
             images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
 
 
-@jit(inline="always")
-def _row_targets(t, view, h, cache, images, target, columns, scratch):
-    """target[m]: the first rank of the row that move m takes row h to, -1 when the move
-    breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b] is the
-    digit of high block b whose images `images` holds (-1: none), so that rows sharing a
-    block's digit decode it once."""
-    hi_radix, hi_weight = view[0], view[1]
-    lo_size, moves = view[8], view[9]
+@jit
+def _row_targets(t, view, key, cache, images, target, columns, scratch):
+    """target[m * W:(m + 1) * W]: the key of the first state of the row that move m takes
+    the row of `key` to (its W words; a rank when key is one), target[m * W] = -1 when the
+    move breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b]
+    is the digit of high block b whose images `images` holds (-1: none), so that rows
+    sharing a block's digit decode it once."""
+    hi_radix, hi_weight, hi_word = view[0], view[1], view[12]
+    moves = view[9]
+    width = width_of(key)
     blocks = hi_radix.size
     for b in range(blocks):
-        d = (h // hi_weight[b]) % hi_radix[b]
+        d = (word_of(key, hi_word[b]) // hi_weight[b]) % hi_radix[b]
         if cache[b] != d:
             _block_images(t, view, b, d, images, columns, scratch)
             cache[b] = d
     for m in range(moves):
-        row = np.int64(0)
+        at = m * width
+        for w in range(width):
+            target[at + w] = 0
         for b in range(blocks):
             v = images[b * moves + m]
             if v < 0:
-                row = -1
+                target[at] = -1
                 break
-            row += v * hi_weight[b]
-        target[m] = row * lo_size if row >= 0 else -1
+            target[at + hi_word[b]] += v * hi_weight[b]
 
 
 @jit(inline="always")
@@ -109,29 +116,55 @@ def _row_work(t):
                                                                        np.int64))
 
 
+def _put(out, count, target, at, v):
+    """Neighbour `count` into out: the key target[at:] (its W words) with v added to its
+    last word (compiled only; chosen by out's ndim: ranks, or rows of words)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_put, inline="always")
+def _put_by_width(out, count, target, at, v):
+    if out.ndim == 1:
+        def rank(out, count, target, at, v):
+            out[count] = target[at] + v
+        return rank
+
+    def words(out, count, target, at, v):
+        last = out.shape[1] - 1
+        for w in range(last):
+            out[count, w] = target[at + w]
+        out[count, last] = target[at + last] + v  # in int64: a word is below 2^63
+    return words
+
+
 @jit(inline="always")
 def _neighbours(rank, out, work, t, fresh):
+    """The neighbours of `rank` (a one-word rank, or the row of a key's words) into out
+    (ranks, or rows of words); their number."""
     view = _view(t)
     lo_moves, lo_size, moves = view[7], view[8], view[9]
+    width = width_of(rank)
     blocks = view[0].size
     cache = work[:blocks]
     at = blocks + blocks * moves
-    images, target, columns = work[blocks:at], work[at:at + moves], work[at + moves:at + 2 * moves]
-    scratch = work[at + 2 * moves:]
+    images = work[blocks:at]
+    target = work[at:at + width * moves]
+    at += width * moves
+    columns = work[at:at + moves]
+    scratch = work[at + moves:]
     if fresh:
         cache[:] = -1
         for m in range(moves):
             columns[m] = m
-    h = rank // lo_size
-    low = rank - h * lo_size
-    _row_targets(t, view, h, cache, images, target, columns, scratch)
+    low = word_of(rank, width - 1) % lo_size
+    _row_targets(t, view, rank, cache, images, target, columns, scratch)
     lo_table = view[11]
     split = lo_table.size == 1  # a split's low table: by column only
     count = 0
     for m in range(moves):
         v = lo_moves[columns[m] * lo_size + low] if split else lo_table[low * moves + m]
-        if target[m] >= 0 and v >= 0:
-            out[count] = target[m] + v
+        if target[m * width] >= 0 and v >= 0:
+            _put(out, count, target, m * width, v)
             count += 1
     return count
 
@@ -144,7 +177,7 @@ def neighbours(rank, level, out, work, t):
 @jit
 def neighbours_after(rank, prev, level, out, work, t):
     """neighbours, the high blocks' images kept from the call for prev where their digits
-    are prev's (a sorted layer's ranks share their most significant blocks)."""
+    are prev's (a sorted layer's keys share their most significant blocks)."""
     return _neighbours(rank, out, work, t, prev < 0)
 
 
@@ -194,97 +227,105 @@ def _mark_row(a, flags, row, column, lows, count, words):
 
 
 @jit(parallel=True)
-def expand_forward(a, cur_flags, next_flags, found, t, rows_per_unit):
-    """Mark NEXT every UNSEEN neighbour of every CUR state; found[u]: how many unit u's
-    states marked.  A row's CUR states are listed first, then taken move by move: one
-    target row at a time, the low table read along its move's column (lo_moves)."""
+def expand_rows(a, cur_flags, next_flags, found, t, rows_per_unit, backward):
+    """Mark NEXT every UNSEEN neighbour of every CUR state (forward_unit), or every UNSEEN
+    state that has a CUR neighbour (backward_unit); found[u]: how many unit u's states
+    marked.  One parallel loop for both steps, each unit of work a function of its own:
+    numba compiles a parallel loop's body again and again, so the loop is kept small, and
+    both steps of a search are compiled (or loaded) at once, before it starts."""
+    for u in prange(found.size):
+        r0 = u * rows_per_unit
+        if backward:
+            found[u] = backward_unit(a, next_flags, t, r0, rows_per_unit)
+        else:
+            found[u] = forward_unit(a, cur_flags, next_flags, t, r0, rows_per_unit)
+
+
+@jit
+def forward_unit(a, cur_flags, next_flags, t, r0, rows_per_unit):
+    """The forward step's unit of work, rows r0 .. r0 + rows_per_unit: a row's CUR states
+    are listed first, then taken move by move, one target row at a time, the low table read
+    along its move's column (lo_moves); how many states it marked."""
     size_l = t.lo_size
     moves = t.moves
-    rows = t.size // size_l
-    for u in prange(found.size):
-        found[u] = 0
-        r0 = u * rows_per_unit
-        r1 = min(rows, r0 + rows_per_unit)
-        if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
+    r1 = min(t.size // size_l, r0 + rows_per_unit)
+    if not units_active(cur_flags, (r0 * size_l) >> 5, ((r1 * size_l - 1) >> 5) + 1):
+        return 0
+    cache, images, target, columns, scratch = _row_work(t)
+    view = _view(t)
+    lo_moves = t.lo_moves
+    lows = np.empty(size_l, np.uint64)
+    words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
+    new = 0
+    for h in range(r0, r1):
+        g0 = h * size_l
+        g1 = g0 + size_l
+        count = 0
+        for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+            lanes = lanes_within(cur_lanes(a[w]), w, g0, g1)
+            while lanes:
+                lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
+                lanes &= lanes - ONE
+                count += 1
+        if count == 0:
             continue
-        cache, images, target, columns, scratch = _row_work(t)
-        view = _view(t)
-        lo_moves = t.lo_moves
-        lows = np.empty(size_l, np.uint64)
-        words = np.zeros(((size_l + 31) >> 5) + 1, np.uint64)  # a target row's NEXT bits
-        new = 0
-        for h in range(r0, r1):
-            g0 = h * size_l
-            g1 = g0 + size_l
-            count = 0
-            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
-                lanes = lanes_within(cur_lanes(a[w]), w, g0, g1)
-                while lanes:
-                    lows[count] = np.uint64(w * STATES_PER_WORD - g0) + (lowest_bit(lanes) >> ONE)
-                    lanes &= lanes - ONE
-                    count += 1
-            if count == 0:
+        _row_targets(t, view, g0, cache, images, target, columns, scratch)
+        gather = count >= BATCH_RATIO * words.size
+        for m in range(moves):
+            if target[m] < 0:
                 continue
-            _row_targets(t, view, h, cache, images, target, columns, scratch)
-            gather = count >= BATCH_RATIO * words.size
-            for m in range(moves):
-                if target[m] < 0:
-                    continue
-                row = np.uint64(target[m])
-                column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
-                if gather:
-                    new += _mark_row(a, next_flags, row, column, lows, count, words)
-                    continue
-                for i in range(count):
-                    v = column[lows[i]]
-                    if v >= 0:
-                        new += _mark(a, next_flags, row + np.uint64(v))
-        found[u] = new
+            row = np.uint64(target[m])
+            column = lo_moves[columns[m] * size_l:(columns[m] + 1) * size_l]
+            if gather:
+                new += _mark_row(a, next_flags, row, column, lows, count, words)
+                continue
+            for i in range(count):
+                v = column[lows[i]]
+                if v >= 0:
+                    new += _mark(a, next_flags, row + np.uint64(v))
+    return new
 
 
-@jit(parallel=True)
-def expand_backward(a, next_flags, found, t, rows_per_unit):
-    """Mark NEXT every UNSEEN state that has a CUR neighbour; found[u]: how many unit u's
-    states were marked.  (Puzzles without Illegal rules: no image is -1.)"""
+@jit
+def backward_unit(a, next_flags, t, r0, rows_per_unit):
+    """The backward step's unit of work, rows r0 .. r0 + rows_per_unit; how many states it
+    marked.  (Puzzles without Illegal rules: no image is -1.)"""
     size_l = t.lo_size
     moves = t.moves
-    rows = t.size // size_l
-    for u in prange(found.size):
-        r0 = u * rows_per_unit
-        r1 = min(rows, r0 + rows_per_unit)
-        cache, images, target, columns, scratch = _row_work(t)
-        view = _view(t)
-        lo_moves, lo_table = t.lo_moves, t.lo_table
-        split = lo_table.size == 1
-        new = 0
-        for h in range(r0, r1):
-            g0 = h * size_l
-            g1 = g0 + size_l
-            ready = False
-            for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
-                v = a[w]
-                lanes = lanes_within(~(v | (v >> ONE)) & LANES, w, g0, g1)
-                if lanes == 0:
-                    continue
-                if not ready:
-                    _row_targets(t, view, h, cache, images, target, columns, scratch)
-                    ready = True
-                hit = np.uint64(0)
-                while lanes:
-                    i = lowest_bit(lanes)
-                    lanes &= lanes - ONE
-                    low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
-                    for m in range(moves):
-                        v = lo_moves[columns[m] * size_l + low] if split else \
-                            lo_table[low * moves + m]
-                        n = np.uint64(target[m]) + np.uint64(v)
-                        if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
-                                np.uint64(3) == 3:
-                            hit |= ONE << i
-                            break
-                if hit:
-                    new += mark_next_lanes(a, next_flags, w, hit)
-        found[u] = new
+    r1 = min(t.size // size_l, r0 + rows_per_unit)
+    cache, images, target, columns, scratch = _row_work(t)
+    view = _view(t)
+    lo_moves, lo_table = t.lo_moves, t.lo_table
+    split = lo_table.size == 1
+    new = 0
+    for h in range(r0, r1):
+        g0 = h * size_l
+        g1 = g0 + size_l
+        ready = False
+        for w in range(g0 >> 5, ((g1 - 1) >> 5) + 1):
+            v = a[w]
+            lanes = lanes_within(~(v | (v >> ONE)) & LANES, w, g0, g1)
+            if lanes == 0:
+                continue
+            if not ready:
+                _row_targets(t, view, g0, cache, images, target, columns, scratch)
+                ready = True
+            hit = np.uint64(0)
+            while lanes:
+                i = lowest_bit(lanes)
+                lanes &= lanes - ONE
+                low = np.int64(w * STATES_PER_WORD - g0) + np.int64(i >> ONE)
+                for m in range(moves):
+                    v = lo_moves[columns[m] * size_l + low] if split else \
+                        lo_table[low * moves + m]
+                    n = np.uint64(target[m]) + np.uint64(v)
+                    if (a[n >> np.uint64(5)] >> ((n & np.uint64(31)) << ONE)) & \
+                            np.uint64(3) == 3:
+                        hit |= ONE << i
+                        break
+            if hit:
+                new += mark_next_lanes(a, next_flags, w, hit)
+    return new
 
 
 class RowExpansion:
@@ -301,15 +342,18 @@ class RowExpansion:
 
     def expand(self, state, level):
         cur, unseen = cur_and_unseen(state.words, self.tables.size)
-        if unseen < BACKWARD * cur and not self.tables.forward:
-            self.directions.append("backward")
-            state.run(expand_backward, state.words, state.next_flags, self.found,
-                      self.tables, np.int64(self.rows_per_unit))
-        else:
-            self.directions.append("forward")
-            state.run(expand_forward, state.words, state.cur_flags, state.next_flags,
-                      self.found, self.tables, np.int64(self.rows_per_unit))
+        backward = unseen < BACKWARD * cur and not self.tables.forward
+        self.directions.append("backward" if backward else "forward")
+        kernel, arguments = self._step(state, backward)
+        state.run(kernel, *arguments)
         return int(self.found.sum())
+
+    def _step(self, state, backward):
+        return expand_rows, (state.words, state.cur_flags, state.next_flags, self.found,
+                             self.tables, np.int64(self.rows_per_unit), backward)
+
+    def kernels(self, state):
+        return [self._step(state, False), (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)

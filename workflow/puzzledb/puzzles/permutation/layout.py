@@ -26,6 +26,7 @@ from math import factorial, prod
 import numpy as np
 
 from puzzledb.errors import DefinitionError
+from puzzledb.keys import WORD_BITS, WORD_LIMIT
 from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.definition import compose, identity
 from puzzledb.puzzles.ranking import MAX_CELLS
@@ -40,20 +41,23 @@ BLOCK_MAX = 4096  # values of a block of table components
 TABLE_MAX = 1 << 21  # values of a component with a table of its own; past it, compiled
 MIN_ROW = 256  # ranks of a row below which a large permutation is split (split.py)
 MAX_TABLE_BYTES = 512 << 20
-MAX_RANKS = 1 << 63
+WORD_MASK = (1 << WORD_BITS) - 1
 
 # The kernels' data: the low block's table by column (column * L + value -> value; the
 # column is the move, or what a split's high part selects) and, without a split, the same
 # by value (value * moves + move: one cache line for a state's moves, read backward and
 # state by state; a split's has one element), the high blocks' tables one
-# after another (offset, radix, weight in rows; kernel: -1 for a table block, else the
-# compiled component's number; select: the offset of a split high block's selectors, or
-# -1), and the compiled components' data (kc_*, component_kernels.py).  A move into a
+# after another (offset, radix; the word of the key a block lies in and its weight there;
+# kernel: -1 for a table block, else the compiled component's number; select: the offset
+# of a split high block's selectors, or -1), the words of a key (the low block is the last
+# word's least significant digit), and the compiled components' data (kc_*,
+# component_kernels.py).  `size` is the rank space of a one-word key (0 past it).  A move into a
 # state where a piece never stands (Illegal) reads -1; `forward` is 1 when the search must
 # never go backward (such states are in the rank space but never reached).
 PermutationTables = namedtuple(
     "PermutationTables",
-    "lo_moves lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight hi_kernel hi_select "
+    "lo_moves lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight hi_word key_words "
+    "hi_kernel hi_select "
     "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
     "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
     "kc_twist kc_scratch")
@@ -106,28 +110,43 @@ class Layout:
         self.sizes = [prod(x.radix for x in b) for b in self.blocks]
         self.size = prod(self.sizes)
         self.lo_size = self.sizes[-1]
-        self.weights = {}
-        weight = 1
-        for block in reversed(self.blocks):
-            for part in reversed(block):
-                self.weights[(id(part.component), part.role)] = weight
+        self.block_words = _packed(self.sizes)
+        self.key_words = self.block_words[-1] + 1
+        self.word_sizes = [prod(n for n, w in zip(self.sizes, self.block_words) if w == word)
+                           for word in range(self.key_words)]
+        self.weights = {}  # (component, role) -> (its word, its weight in the word)
+        self.block_at = [None] * len(self.blocks)  # the same of each block's value
+        weight, word = 1, self.key_words - 1
+        for b in range(len(self.blocks) - 1, -1, -1):
+            if self.block_words[b] != word:
+                weight, word = 1, self.block_words[b]
+            self.block_at[b] = (word, weight)
+            for part in reversed(self.blocks[b]):
+                self.weights[(id(part.component), part.role)] = (word, weight)
                 weight *= part.radix
 
+    def _at(self, word, weight, value):
+        """A digit's share of the key (an int, or an array of one-word ranks)."""
+        shift = WORD_BITS * (self.key_words - 1 - word)
+        return value * weight << shift if shift else value * weight
+
     def place(self, c, value):
-        """The share of a component's value (int or array) in the rank."""
+        """The share of a component's value (int or array) in the key (an int: the rank,
+        or the words of a wider key read as one number; arrays: one-word ranks)."""
         if c is self.split:
             low = split.low_radix(c)
-            return (value // low) * self.weights[(id(c), "high")] + \
-                (value % low) * self.weights[(id(c), "low")]
-        return value * self.weights[(id(c), "whole")]
+            return self._at(*self.weights[(id(c), "high")], value // low) + \
+                self._at(*self.weights[(id(c), "low")], value % low)
+        return self._at(*self.weights[(id(c), "whole")], value)
 
     def value(self, c, rank):
-        """A component's value in a rank (int, or uint64 array)."""
+        """A component's value in a key (int, or uint64 array of one-word ranks)."""
         def digit(role, radix):
-            w = self.weights[(id(c), role)]
+            word, w = self.weights[(id(c), role)]
             if isinstance(rank, np.ndarray):
                 return ((rank // np.uint64(w)) % np.uint64(radix)).astype(np.int64)
-            return (int(rank) // w) % radix
+            shift = WORD_BITS * (self.key_words - 1 - word)
+            return (((int(rank) >> shift) & WORD_MASK) // w) % radix
         if c is self.split:
             low = split.low_radix(c)
             return digit("high", c.count // low) * low + digit("low", low)
@@ -150,14 +169,28 @@ class Layout:
 
     def work_size(self, moves):
         """Length of the work array of the neighbours kernel: each high block's cached digit
-        and images, the targets and columns, and four scratch rows of the compiled
-        components."""
+        and images, the targets (a key a move) and columns, and four scratch rows of the
+        compiled components."""
         blocks = len(self.blocks) - 1
         scratch = max([len(c.slots) for c in self.compiled] + [1])
-        return blocks + 2 * blocks * moves + 2 * moves + 4 * scratch
+        return blocks + 2 * blocks * moves + (self.key_words + 1) * moves + 4 * scratch
 
     def is_compiled(self, block):
         return len(block) == 1 and block[0].component in self.compiled
+
+
+def _packed(sizes):
+    """The word of each block (sizes: the blocks' values, most significant first), packed
+    greedily from the first: a block goes into the word of the one before while their
+    product stays below WORD_LIMIT, so the first word holds the most significant blocks and
+    no block is split.  [0, ...]: one word, the plain rank."""
+    words, product, word = [], 1, 0
+    for n in sizes:
+        if product * n > WORD_LIMIT:
+            word, product = word + 1, 1
+        words.append(word)
+        product *= n
+    return words
 
 
 def _grouped(tabled):
@@ -180,15 +213,20 @@ def _splittable(compiled):
     return max(fits, key=lambda c: c.count, default=None)
 
 
+def in_short(n):
+    """A large number in words: its digits, or about m x 10^e past 24 digits."""
+    digits = len(str(n)) - 1
+    return f"{n:,}" if digits < 24 else f"about {n / 10 ** (digits - 3) / 1000:.2f} x 10^{digits}"
+
+
 def check_size(layout, sets, moves):
-    """DefinitionError (one line) for a rank space, a factor or tables this layout cannot
-    hold."""
-    if layout.size >= MAX_RANKS:
-        digits = len(str(layout.size)) - 1
-        size = (f"{layout.size:,}" if digits < 24 else
-                f"about {layout.size / 10 ** (digits - 3) / 1000:.2f} x 10^{digits}")
-        raise DefinitionError("file", f"{size} ranks: 2^63 or more, beyond the 64-bit ranks "
-                                      f"of the engines and the store")
+    """DefinitionError (one line) for a factor or tables this layout cannot hold."""
+    for block, n in zip(layout.blocks, layout.sizes):
+        if n > WORD_LIMIT:
+            what = " x ".join(p.component.describe(sets) for p in block)
+            raise DefinitionError("file", f"{what}: {in_short(n)} values, past the 2^63 a "
+                                          f"word of a key holds (a factor is never split "
+                                          f"across words)")
     tables = layout.table_bytes(moves)
     if tables > 2 * MAX_TABLE_BYTES:
         raise DefinitionError("file", f"move tables of {tables >> 20:,} MiB: more than "
@@ -276,10 +314,8 @@ def make_tables(layout, moves, forward):
         else:
             tables.append(block_table(block, moves))
     offsets = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
-    weights, w = [], 1
-    for n in reversed(layout.sizes[:-1]):
-        weights.append(w)
-        w *= n
+    words = [word for word, _ in layout.block_at[:-1]]
+    weights = [weight for _, weight in layout.block_at[:-1]]
     if layout.split is not None:
         low, by_value = split.composition_table(layout.split), np.zeros(1, np.int32)
     else:
@@ -291,9 +327,11 @@ def make_tables(layout, moves, forward):
     return PermutationTables(
         low.ravel(), by_value, np.int64(layout.lo_size), np.int64(count),
         np.concatenate(tables + [np.zeros(1, np.int32)]), offsets,
-        np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights[::-1], dtype=np.int64),
+        np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights, dtype=np.int64),
+        np.array(words, dtype=np.int64), np.int64(layout.key_words),
         np.array(kernel, dtype=np.int64), np.array(select, dtype=np.int64),
-        np.concatenate(selects + [np.zeros(1, np.int32)]), np.int64(layout.size),
+        np.concatenate(selects + [np.zeros(1, np.int32)]),
+        np.int64(layout.size if layout.key_words == 1 else 0),
         np.int64(forward), *compiled_data(layout.compiled, moves))
 
 

@@ -77,9 +77,14 @@ class PermutationPuzzle(Puzzle):
         self.layout = Layout(self.components, self.max_moves)
         check_size(self.layout, self.sets, self.max_moves)
         self.size = self.layout.size
+        self.key_words = self.layout.key_words
         self.boards = Boards(name, self.spec, self.components)
         self.cells = self.width = self.boards.cells
         self.goal = self.boards.solved
+        for key, value in (("goal", goal), ("start", start)):
+            if value is not None and self.key_words > 1:
+                raise DefinitionError(key, f"patterns need a rank space below 2^63; this "
+                                           f"one's keys are {self.key_words} words")
         self.goals = read_patterns(self.boards, as_list(goal), "goal")
         self._goal_ranks = goal_set(self.goals, self.layout) if self.goals else None
         starts = read_patterns(self.boards, as_list(start), "start")
@@ -119,6 +124,9 @@ class PermutationPuzzle(Puzzle):
         if self._goal_ranks is None:
             return super().goal_ranks()
         return self._goal_ranks
+
+    def key_bounds(self, level=0):
+        return list(self.layout.word_sizes)
 
     def start_positions(self):
         return self.start

@@ -26,6 +26,7 @@ from puzzledb.compiled import jit, scratch
 from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import LANES, ONE, STATES_PER_WORD, SUB_WORDS
 from puzzledb.expansion.words import (
+    count_cur_unseen,
     cur_and_unseen,
     cur_lanes,
     lanes_within,
@@ -166,11 +167,18 @@ class MultiTileExpansion:
         self.found = None
 
     def expand(self, state, level):
+        kernel, arguments = self._step(state)
+        state.run(kernel, *arguments)
+        return int(self.found.sum())
+
+    def _step(self, state):
         if self.found is None or self.found.size != state.cur_flags.size:
             self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
-        state.run(expand_sub_blocks, state.words, state.cur_flags, state.next_flags,
-                  self.found, self.tables, self.max_moves, self.work_size)
-        return int(self.found.sum())
+        return expand_sub_blocks, (state.words, state.cur_flags, state.next_flags,
+                                   self.found, self.tables, self.max_moves, self.work_size)
+
+    def kernels(self, state):
+        return [self._step(state)]
 
     def mark(self, ranks, level, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size).astype(np.int64)
@@ -365,15 +373,22 @@ class PlaneJumpExpansion:
 
     def expand(self, state, level):
         cur, unseen = cur_and_unseen(state.words, self.size)
-        if unseen < BACKWARD * cur:
-            self.directions.append("backward")
-            state.run(jump_to_unseen, state.words, state.next_flags, self.found, self.tables,
-                      *self.units)
-        else:
-            self.directions.append("forward")
-            state.run(jump_from_cur, state.words, state.cur_flags, state.next_flags,
-                      self.found, self.tables, *self.units)
+        backward = unseen < BACKWARD * cur
+        self.directions.append("backward" if backward else "forward")
+        kernel, arguments = self._step(state, backward)
+        state.run(kernel, *arguments)
         return int(self.found.sum())
+
+    def _step(self, state, backward):
+        if backward:
+            return jump_to_unseen, (state.words, state.next_flags, self.found, self.tables,
+                                    *self.units)
+        return jump_from_cur, (state.words, state.cur_flags, state.next_flags, self.found,
+                               self.tables, *self.units)
+
+    def kernels(self, state):
+        return [self._step(state, False), self._step(state, True),
+                (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
         jump_from_ranks(ranks, bits, self.tables,

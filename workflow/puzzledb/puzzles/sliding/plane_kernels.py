@@ -53,9 +53,17 @@ class PlaneExpansion:
         self.found = np.zeros(self.units[0].size, dtype=np.int64)
 
     def expand(self, state, level):
-        state.run(expand_planes, state.words, state.cur_flags, state.next_flags, self.found,
-                  self.tables, *self.units, state.mark, state.colour, state.colours)
+        kernel, arguments = self._step(state)
+        state.run(kernel, *arguments)
         return int(self.found.sum())
+
+    def _step(self, state):
+        return expand_planes, (state.words, state.cur_flags, state.next_flags, self.found,
+                               self.tables, *self.units, state.mark, state.colour,
+                               state.colours)
+
+    def kernels(self, state):
+        return [self._step(state)]
 
     def mark(self, ranks, level, bits):
         """Set in bits (a bitset of the whole space) every neighbour of the ascending

@@ -1,0 +1,129 @@
+"""Keys of several words (puzzledb/keys.py): permutation puzzles whose rank space passes
+2^63, searched by the frontier engine and stored as rows of words, checked against a
+plain-Python BFS over sets of states on small definitions written for it
+(wide_definitions.py), and queried."""
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from plain_permutation import bfs_plain, board_text
+from puzzledb import keys
+from puzzledb.bfs import select
+from puzzledb.errors import ChoiceError
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.query.database import DepthDatabase
+from puzzledb.store.layers import LayerStore
+from puzzledb.store.parts import PartedLayer
+from wide_definitions import wide_definition
+
+EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
+# positions of the 3x3x3 by depth in the half-turn metric (the published table)
+CUBE3_HTM = [1, 18, 243, 3_240, 43_239, 574_908, 7_618_438, 100_803_036, 1_332_343_288]
+
+
+def frontier_build(tmp_path, puzzle, segments=8, job_states=200, depth_limit=None):
+    """The frontier search of the puzzle in tmp_path, its later depths fanned out into
+    expand and merge jobs (layers in parts) by a small job_states; its manifest."""
+    plan = select.choose(puzzle, memory_mb=64, shards=segments, depth_limit=depth_limit)
+    assert plan.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", plan, threads=2,
+                 job_states=job_states, progress=False, log=lambda m: None)
+    return LayerStore(tmp_path / "layers", puzzle)
+
+
+@pytest.fixture(scope="module")
+def plain2():
+    """The plain BFS of the two-word definition: (sets, layers of states)."""
+    sets, layers, _ = bfs_plain(wide_definition(2), "htm")
+    return sets, layers
+
+
+def assert_layers_are_the_plain_bfs(store, puzzle, plain):
+    sets, expected = plain
+    manifest = store.manifest()
+    assert [layer["count"] for layer in manifest["layers"]] == [len(x) for x in expected]
+    for depth, states in enumerate(expected):
+        with store.open_layer(depth) as layer:
+            stored = layer.ranks()
+            assert stored.shape == (len(states), puzzle.key_words)
+            assert keys.ascending(stored)
+            assert sorted(puzzle.decode(row) for row in stored) == sorted(
+                board_text(s, sets) for s in states)
+        store.check_layer(depth)
+
+
+def test_a_rank_space_past_two_to_the_63_is_read_as_keys_of_two_words():
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    assert puzzle.size >= 2**63 and puzzle.key_words == 2
+    assert all(n <= 2**63 for n in puzzle.key_bounds())
+    board = puzzle.goal.copy()
+    for name, base, power in puzzle.moves[:3]:
+        for _ in range(power):
+            board = puzzle.apply(board, puzzle.spec.moves[base])
+    rank = puzzle.rank(board)
+    assert rank >= 2**64  # word 0 is not zero: the key is past one word
+    assert np.array_equal(puzzle.unrank(rank), board)
+    assert keys.key_ints(puzzle.key_array([rank])) == [rank]
+
+
+def test_keys_of_two_words_built_in_parts_are_the_layers_of_a_plain_bfs(tmp_path, plain2):
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    store = frontier_build(tmp_path, puzzle)
+    assert_layers_are_the_plain_bfs(store, puzzle, plain2)
+    parted = [d for d in range(12) if isinstance(store.open_layer(d), PartedLayer)]
+    assert parted, "no layer was fanned out into parts"
+
+
+@pytest.mark.slow
+def test_keys_of_three_words_in_the_quarter_turn_metric_are_the_layers_of_a_plain_bfs(
+        tmp_path):
+    text = wide_definition(3)
+    puzzle = PermutationPuzzle("wide3", text=text, metric="qtm")
+    assert puzzle.key_words == 3 and puzzle.layout.split is not None
+    sets, layers, _ = bfs_plain(text, "qtm")
+    assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle), puzzle, (sets, layers))
+
+
+def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_path, plain2):
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    frontier_build(tmp_path, puzzle, depth_limit=6)
+    sets, expected = plain2
+    with DepthDatabase(puzzle, tmp_path / "layers") as db:
+        assert db.partial and db.max_depth == 6
+        for depth in (0, 3, 6):
+            for state in list(expected[depth])[:5]:
+                board = board_text(state, sets)
+                assert db.distance(board) == depth
+                path = db.solve(board)
+                assert len(path) == depth + 1 and path[-1] == puzzle.format(puzzle.goal)
+                assert len(puzzle.route_moves(db.solution(board))) == depth
+        far = board_text(next(iter(expected[9])), sets)
+        assert db.distance(far) is None  # beyond the prefix
+        sample = db.boards_at(5, count=7, seed=1)
+        assert len(sample) == 7 and set(sample) <= {board_text(s, sets) for s in expected[5]}
+
+
+def test_a_sparse_space_of_wide_keys_goes_to_the_frontier_search_unlimited():
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    assert select.choose(puzzle, memory_mb=64).mode == select.FRONTIER
+
+
+def test_the_3x3x3_needs_a_depth_limit_said_in_one_line_and_reads_as_two_words():
+    puzzle = PermutationPuzzle("cube3", file=EXAMPLES / "3x3x3.tws")
+    assert puzzle.key_words == 2 and puzzle.size == 86_504_006_548_979_712_000
+    assert puzzle.reachable_bound() == 43_252_003_274_489_856_000  # the cube group's order
+    with pytest.raises(ChoiceError, match="keys of 2 words .* give it a depth_limit"):
+        select.choose(puzzle, memory_mb=20_000)
+    assert select.choose(puzzle, memory_mb=64, depth_limit=3).mode == select.FRONTIER
+
+
+def test_the_3x3x3_prefix_to_depth_5_is_the_published_table_and_answers_queries(tmp_path):
+    puzzle = PermutationPuzzle("cube3", file=EXAMPLES / "3x3x3.tws")
+    store = frontier_build(tmp_path, puzzle, segments=16, job_states=50_000, depth_limit=5)
+    assert [x["count"] for x in store.manifest()["layers"]] == CUBE3_HTM[:6]
+    with DepthDatabase(puzzle, tmp_path / "layers") as db:
+        board = puzzle.decode(db.positions_at(5, count=1, seed=3)[0])
+        assert db.distance(board) == 5
+        moves = puzzle.route_moves(db.solution(board))
+        assert len(moves) == 5 and all(m.rstrip("2'") in "UDLRFB" for m in moves)

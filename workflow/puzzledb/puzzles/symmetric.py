@@ -13,8 +13,7 @@ registering its neighbours kernel), `max_moves` and `work_size` of that kernel, 
 `tables()`, `canonical(keys)` (the canonical key of each key's class and its stabiliser's
 size) and `class_sizes(keys)`, the last two compiled."""
 
-import numpy as np
-
+from puzzledb import keys
 from puzzledb.puzzles.base import Puzzle
 
 
@@ -31,6 +30,7 @@ class Classes(Puzzle):
         self.family = puzzle.family
         self.kernels = group.kernels
         self.cells, self.width, self.size = puzzle.cells, puzzle.width, puzzle.size
+        self.key_words = puzzle.key_words
         self.max_moves = group.max_moves
         self.reversible = puzzle.reversible
         self.drawn = puzzle.drawn
@@ -46,16 +46,16 @@ class Classes(Puzzle):
         return {**self.base.definition(), "symmetry": self.group.as_data()}
 
     def goal_ranks(self):
-        return np.unique(self.canonical(self.base.goal_ranks())[0])
+        return keys.unique(self.canonical(self.base.goal_ranks())[0])
 
-    def canonical(self, keys):
-        """(the canonical key of each key's class, how many of the group's elements fix
-        each key's position)."""
-        return self.group.canonical(np.asarray(keys, dtype=np.uint64))
+    def canonical(self, states):
+        """(the canonical key of each state's class, how many of the group's elements fix
+        each state), for a key array (or ranks given as ints)."""
+        return self.group.canonical(self.key_array(states))
 
-    def class_sizes(self, keys):
+    def class_sizes(self, canonical):
         """The positions of the class of each canonical key (int64)."""
-        return self.group.class_sizes(np.asarray(keys, dtype=np.uint64))
+        return self.group.class_sizes(self.key_array(canonical))
 
     # -- the puzzle's own boards --------------------------------------------------------------
     def parse(self, text):

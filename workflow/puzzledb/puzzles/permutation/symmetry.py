@@ -154,7 +154,7 @@ class PermutationSymmetry:
     @property
     def work_size(self):
         scratch = max(len(c.slots) for c in self.puzzle.components)
-        return 4 * self.coding.size + 3 * scratch
+        return 4 * self.coding.size + 3 * scratch + self.puzzle.key_words
 
     @cached_property
     def _tables(self):
@@ -166,12 +166,12 @@ class PermutationSymmetry:
 
     def canonical(self, keys):
         out = np.empty_like(keys)
-        stabilisers = np.empty(keys.size, dtype=np.int64)
+        stabilisers = np.empty(len(keys), dtype=np.int64)
         import_module(self.kernels).canonical_keys(keys, self.tables(), out, stabilisers)
         return out, stabilisers
 
     def class_sizes(self, keys):
-        out = np.empty(keys.size, dtype=np.int64)
+        out = np.empty(len(keys), dtype=np.int64)
         import_module(self.kernels).class_sizes(keys, self.tables(), out)
         return out
 

@@ -22,6 +22,7 @@ from numba.extending import overload
 from puzzledb import compiled
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import lowest_bit, popcount
+from puzzledb.compiled.keys import word_of
 from puzzledb.puzzles.permutation.component_kernels import (
     EVEN,
     ORI,
@@ -47,6 +48,8 @@ from puzzledb.puzzles.permutation.symmetry_tables import (
     TOTAL,
     W_HI,
     W_LO,
+    WORD_HI,
+    WORD_LO,
     SymmetricTables,
 )
 
@@ -144,16 +147,16 @@ def _unrank_identical(code, n, k, digits, base, classes, counts, wild, multi, va
 
 @jit(inline="always")
 def decode(key, row, cls, ori, rem, solved, cp, cp_slots, counts, weights, wild, shifts):
-    """The row of slot values of key."""
+    """The row of slot values of key (a one-word rank, or a row of W words)."""
     for j in range(row.size):
         row[j] = solved[j]
     for c in range(cp.size // COLUMNS):
         p = c * COLUMNS
         code, n, k, digits = cp[p + CODE], cp[p + N], cp[p + K], cp[p + DIGITS]
         base, r_lo = cp[p + CLASS_AT], cp[p + R_LO]
-        v = (key // cp[p + W_LO]) % r_lo
-        if cp[p + W_HI] > 0:
-            v += (key // cp[p + W_HI]) * r_lo  # a split permutation's high digit
+        v = (np.int64(word_of(key, cp[p + WORD_LO])) // cp[p + W_LO]) % r_lo
+        if cp[p + W_HI] > 0:  # a split permutation's high digit
+            v += (np.int64(word_of(key, cp[p + WORD_HI])) // cp[p + W_HI]) * r_lo
         for i in range(n):
             ori[i] = 0
         if cp[p + LEX]:
@@ -176,9 +179,10 @@ def decode(key, row, cls, ori, rem, solved, cp, cp_slots, counts, weights, wild,
 
 
 @jit(inline="always")
-def encode(row, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts):
-    """The key of a row of slot values: decode inverted."""
-    key = 0
+def encode(row, key, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts):
+    """key[:W]: the words of the key of a row of slot values (decode inverted)."""
+    for w in range(key.size):
+        key[w] = 0
     for c in range(cp.size // COLUMNS):
         p = np.uint64(c * COLUMNS)
         code, n, at, split = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT]), cp[p + SPLIT]
@@ -203,10 +207,10 @@ def encode(row, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts):
             v = _identical(code, n, cp[p + K], cp[p + CLASS_AT], cp[p + CLASS_END], counts,
                            weights, wild, cp[p + LEX], cp[p + MULTI], cls, ori, rem)
         if cp[p + W_HI] > 0:  # a split permutation's two digits
-            key += (v % cp[p + R_LO]) * cp[p + W_LO] + (v // cp[p + R_LO]) * cp[p + W_HI]
+            key[cp[p + WORD_LO]] += (v % cp[p + R_LO]) * cp[p + W_LO]
+            key[cp[p + WORD_HI]] += (v // cp[p + R_LO]) * cp[p + W_HI]
         else:
-            key += v * cp[p + W_LO]
-    return key
+            key[cp[p + WORD_LO]] += v * cp[p + W_LO]
 
 
 def _lexicographic(code, n, k, digits, base, classes, counts, wild, multi, value, cls, ori,
@@ -402,11 +406,44 @@ def lead_value(row, slots, shifts, cls, even):
 
 
 @jit(inline="always")
-def _split_work(work, n, scratch):
-    """(row, moved, inv, best, cls, ori, rem) in one int64 work array."""
+def _split_work(work, n, scratch, words):
+    """(row, moved, inv, best, cls, ori, rem, key) in one int64 work array (its length:
+    4 n + 3 scratch + words, PermutationSymmetry.work_size)."""
+    at = 4 * n + 3 * scratch
     return (work[:n], work[n:2 * n], work[2 * n:3 * n], work[3 * n:4 * n],
             work[4 * n:4 * n + scratch], work[4 * n + scratch:4 * n + 2 * scratch],
-            work[4 * n + 2 * scratch:4 * n + 3 * scratch])
+            work[4 * n + 2 * scratch:at], work[at:at + words])
+
+
+def _put(out, count, key):
+    """Neighbour `count` of out (ranks, or rows of words) = the key's words (compiled
+    only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_put, inline="always")
+def _put_by_width(out, count, key):
+    if out.ndim == 1:
+        def rank(out, count, key):
+            out[count] = key[0]
+        return rank
+
+    def words(out, count, key):
+        for w in range(key.size):
+            out[count, w] = np.uint64(key[w])
+    return words
+
+
+def _key_at(keys, i):
+    """Key i of a key array: an int64 rank, or the row of its words (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_key_at, inline="always")
+def _key_at_by_width(keys, i):
+    if keys.ndim == 1:
+        return lambda keys, i: np.int64(keys[i])
+    return lambda keys, i: keys[i]
 
 
 @jit
@@ -424,7 +461,8 @@ def neighbours(key, level, out, work, t):
         t.cp_table, t.cp_slots, t.cp_counts, t.cp_weights, t.cp_wild, t.sl_shift)
     lead_size, lead_slots, lead_move, lead_invert, mask, words = (
         t.ld_size, t.ld_slots, t.ld_move, t.ld_invert, t.ld_mask, t.ld_words)
-    row, moved, inv, best, cls, ori, rem = _split_work(work, t.sy_slots, t.sy_scratch)
+    row, moved, inv, best, cls, ori, rem, words_of = _split_work(work, t.sy_slots,
+                                                                 t.sy_scratch, t.sy_words)
     decode(key, row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts, weights, wild, shifts)
     lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
     count = 0
@@ -438,8 +476,8 @@ def neighbours(key, level, out, work, t):
             canonical(np.int64(lead_move[lead * moves + m]) if lead_size else 0, moved, inv,
                       best, order, source, image, width, symmetries, inverse, slot_data, home,
                       mask, words)
-            out[count] = encode(best, cls, ori, rem, cp, cp_slots, counts, weights, wild,
-                                shifts)
+            encode(best, words_of, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts)
+            _put(out, count, words_of)
             count += 1
     return count
 
@@ -449,7 +487,8 @@ compiled.register(SymmetricTables, neighbours=neighbours)
 
 @jit
 def _canonical_block(keys, t, out, stabilisers, first, last):
-    """The canonical key of each key's class (out, unless None) and its stabiliser's size,
+    """The canonical key of each key's class (out, unless None: keys and out alike one-word
+    ranks or rows of W words) and its stabiliser's size,
     for keys[first:last] (a function of its own: numba's parallel pass mistakes the many
     arrays taken out of the tables inside a parallel loop)."""
     order, source, image, width, symmetries, inverse = (
@@ -458,32 +497,36 @@ def _canonical_block(keys, t, out, stabilisers, first, last):
     cp, cp_slots, counts, weights, wild, shifts = (
         t.cp_table, t.cp_slots, t.cp_counts, t.cp_weights, t.cp_wild, t.sl_shift)
     lead_size, lead_slots, mask, words = t.ld_size, t.ld_slots, t.ld_mask, t.ld_words
-    work = np.empty(4 * t.sy_slots + 3 * t.sy_scratch, np.int64)
-    row, moved, inv, best, cls, ori, rem = _split_work(work, t.sy_slots, t.sy_scratch)
+    work = np.empty(4 * t.sy_slots + 3 * t.sy_scratch + t.sy_words, np.int64)
+    row, moved, inv, best, cls, ori, rem, words_of = _split_work(work, t.sy_slots,
+                                                                 t.sy_scratch, t.sy_words)
     for i in range(first, last):
-        decode(np.int64(keys[i]), row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts,
+        decode(_key_at(keys, i), row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts,
                weights, wild, shifts)
         lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
         stabilisers[i] = canonical(lead, row, inv, best, order, source, image, width,
                                    symmetries, inverse, slot_data, home, mask, words)
         if out is not None:
-            out[i] = encode(best, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts)
+            encode(best, words_of, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts)
+            _put(out, i, words_of)
 
 
 @jit(parallel=True)
 def canonical_keys(keys, t, out, stabilisers):
     """out[i]: the canonical key of the class of the state keys[i] (any key, not only a
     canonical one); stabilisers[i]: how many of the group's elements fix it."""
-    for b in prange((keys.size + BLOCK - 1) // BLOCK):
-        _canonical_block(keys, t, out, stabilisers, b * BLOCK, min(keys.size, (b + 1) * BLOCK))
+    n = len(keys)
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _canonical_block(keys, t, out, stabilisers, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit(parallel=True)
 def class_sizes(keys, t, out):
     """out[i]: the positions of the class whose canonical key is keys[i] (the group's
     order over its stabiliser's size)."""
-    for b in prange((keys.size + BLOCK - 1) // BLOCK):
-        _canonical_block(keys, t, None, out, b * BLOCK, min(keys.size, (b + 1) * BLOCK))
+    n = len(keys)
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _canonical_block(keys, t, None, out, b * BLOCK, min(n, (b + 1) * BLOCK))
     order = t.sy_count * (2 if t.sy_inverse else 1)
-    for i in prange(keys.size):
+    for i in prange(n):
         out[i] = order // out[i]

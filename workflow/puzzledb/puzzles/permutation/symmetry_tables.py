@@ -16,8 +16,8 @@ from puzzledb.puzzles.permutation.ranks import KINDS, class_weights, multinomial
 
 SYMMETRY_FIELDS = (
     # the slots: how many, the values a slot may hold at most, the solved row, the order
-    # in which images are compared, the scratch a component needs
-    "sy_slots sy_width sy_solved sy_order sy_scratch "
+    # in which images are compared, the scratch a component needs; the key's words
+    "sy_slots sy_width sy_solved sy_order sy_scratch sy_words "
     # the symmetries as slot maps (the identity first) and whether inversion is one more
     "sy_count sy_inverse sy_source sy_image "
     # the moves as slot maps
@@ -38,10 +38,11 @@ SymmetricTables = namedtuple("SymmetricTables", PermutationTables._fields + tupl
 # digits, the kept sum and parity, where its classes' counts start and end, whether it is
 # numbered lexicographically (a table component of identical pieces) or by where its pieces
 # are (split), the multinomial of its classes, where its slots start in cp_slots, and its
-# place in the key: key = ((v // r_lo) w_hi if w_hi else 0) + (v % r_lo) w_lo
+# place in the key (layout.py): v % r_lo times w_lo in word word_lo, and for a split
+# permutation (w_hi > 0) v // r_lo times w_hi in word word_hi
 (CODE, N, K, DIGITS, TOTAL, PARITY, CLASS_AT, CLASS_END, LEX, SPLIT, MULTI, AT, W_HI,
- W_LO, R_LO) = range(15)
-COLUMNS = 15
+ W_LO, R_LO, WORD_HI, WORD_LO) = range(17)
+COLUMNS = 17
 
 
 def symmetric_tables(puzzle, group):
@@ -56,6 +57,7 @@ def symmetric_tables(puzzle, group):
         sy_slots=np.int64(coding.size), sy_width=np.int64(width),
         sy_solved=solved_row(coding), sy_order=compare_order(coding),
         sy_scratch=np.int64(max(len(c.slots) for c in puzzle.components)),
+        sy_words=np.int64(puzzle.key_words),
         sy_count=np.int64(len(group.maps)), sy_inverse=np.int64(group.inversion),
         sy_source=sources.astype(np.int32).ravel(), sy_image=images.astype(small).ravel(),
         mv_source=move_sources.astype(np.int32).ravel(),
@@ -110,10 +112,12 @@ def component_data(layout, components, coding):
         row[AT] = len(slots)
         slots += [coding.first[c.set] + i for i in c.slots]
         if c is layout.split:
-            row[W_HI] = layout.weights[(id(c), "high")]
-            row[W_LO], row[R_LO] = layout.weights[(id(c), "low")], split.low_radix(c)
+            row[WORD_HI], row[W_HI] = layout.weights[(id(c), "high")]
+            row[WORD_LO], row[W_LO] = layout.weights[(id(c), "low")]
+            row[R_LO] = split.low_radix(c)
         else:
-            row[W_LO], row[R_LO] = layout.weights[(id(c), "whole")], c.count
+            row[WORD_LO], row[W_LO] = layout.weights[(id(c), "whole")]
+            row[R_LO] = c.count
         rows.append(row)
     ints = lambda x: np.array(x or [0], dtype=np.int64)  # noqa: E731
     # the marks' dtype tells the kernels whether any component holds identical pieces

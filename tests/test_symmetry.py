@@ -8,8 +8,10 @@ import pytest
 from conftest import ROOT
 from plain_permutation import board_text, read_plain
 from plain_symmetry import U_LAYER, cube_text, layers_with_classes
+from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.symmetric import Classes
+from puzzledb.store.layers import LayerStore
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 
@@ -80,3 +82,24 @@ def test_classes_and_positions_by_depth_equal_a_plain_bfs_with_explicit_symmetry
             assert len(set(canonical.tolist())) == 1
             key_of[cls] = int(canonical[0])
         assert sorted(key_of.values()) == found.tolist()
+
+
+# The 2x2x2 turning all six faces (corners alone: 88,179,840 positions), by depth.
+CUBE2_SIX_FACES = [1, 18, 243, 2874, 28000, 205416, 1168516]
+
+
+def test_the_frontier_search_stores_one_key_a_class_and_weighs_each_layer(tmp_path):
+    """The engine, unchanged, searches the class puzzle: its layers are the classes the
+    plain BFS over the class puzzle finds, and the store sums their sizes beside them."""
+    _, puzzle = geometric("distinct")
+    classes, expected = classes_by_depth(puzzle, 5)
+    manifest = Frontier(classes, tmp_path / "layers", tmp_path / "frontier", 8, 500,
+                        depth_limit=5).build(log=lambda m: None)
+    assert [layer["positions"] for layer in manifest["layers"]] == CUBE2_SIX_FACES[:6]
+    assert manifest["positions"] == sum(CUBE2_SIX_FACES[:6])
+    store = LayerStore(tmp_path / "layers", classes)
+    for depth, keys in enumerate(expected):
+        with store.open_layer(depth) as layer:
+            assert layer.ranks().tolist() == sorted(keys)
+            assert layer.positions == CUBE2_SIX_FACES[depth]
+    assert store.verify().layers == 6

@@ -53,6 +53,9 @@ class LayerInfo:
     bytes: int = 0  # the size of its file (and of its parts' files)
     # a layer written in parts (parts.py): each part's count, crc32 and bytes; None: one file
     parts: list | None = None
+    # the positions its keys stand for, when they stand for classes (the class sizes summed:
+    # puzzles/symmetric.py); None: each key is one position
+    positions: int | None = None
 
     def listed(self):
         """As the manifest and the step records list it (no `parts` for a single file)."""
@@ -74,14 +77,17 @@ class Verified:
                 f"manifest lists them ({self.seconds:.1f} s)")
 
 
-def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1):
+def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1,
+                weigh=None):
     """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
     sorted uint64 arrays of keys (ranks, or rows of `words` words): `count` keys in all, or
     at most `count` when not `exact` (a part of a layer, whose size is known once written).
     `attrs` go into the file beside count and integrity's stamp (crc32, definition_hash,
-    format_version).  (count, CRC-32) of what was written."""
+    format_version); with weigh (keys -> the positions they stand for), `positions` too.
+    (count, CRC-32, positions or None) of what was written."""
     crc = 0
     written = 0
+    positions = None if weigh is None else 0
     index = []
     row = () if words == 1 else (words,)
     with atomic_file(path) as tmp, hdf5_file(tmp) as (f, check_writes):
@@ -104,6 +110,8 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
                 raise LayerError(f"{what}: more than the {count} ranks announced")
             index.append(chunk[0])
             crc = ranks_crc(chunk, crc)
+            if weigh is not None:
+                positions += weigh(chunk)
             pending.append((written, POOL.submit(encode_chunk, chunk)))
             written += len(chunk)
             if len(pending) >= 4 * COMPRESS_THREADS:
@@ -114,8 +122,10 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
         if written != count:
             ds.resize((written, *row))  # the chunks past it were never written
         f.create_dataset("index", data=np.array(index, dtype=np.uint64).reshape(-1, *row))
-        f.attrs.update(count=written, **attrs, **integrity.stamp(crc, definition_hash))
-    return written, crc
+        weighed = {} if positions is None else dict(positions=positions)
+        f.attrs.update(count=written, **attrs, **weighed,
+                       **integrity.stamp(crc, definition_hash))
+    return written, crc, positions
 
 
 class LayerStore:
@@ -128,6 +138,10 @@ class LayerStore:
         self.directory = Path(directory)
         self.puzzle = puzzle
         self.definition_hash = puzzle.definition_hash()
+        # keys that stand for classes are weighed as they are written: each layer's file and
+        # listing say the positions beside the keys (puzzles/symmetric.py)
+        self.weigh = (lambda keys: int(puzzle.class_sizes(keys).sum())) \
+            if puzzle.classes else None
 
     def path(self, depth):
         return self.directory / layer_name(depth)
@@ -136,10 +150,10 @@ class LayerStore:
         """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count` (at
         most `count` when not `exact`)."""
         path = self.path(depth)
-        count, crc = write_ranks(path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
-                                 self.definition_hash, f"layer {depth}", exact,
-                                 self.puzzle.key_words)
-        return LayerInfo(depth, count, crc, path.stat().st_size)
+        count, crc, positions = write_ranks(
+            path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
+            self.definition_hash, f"layer {depth}", exact, self.puzzle.key_words, self.weigh)
+        return LayerInfo(depth, count, crc, path.stat().st_size, positions=positions)
 
     def remove(self, depth):
         """Remove layer `depth`: its file and, if it was written in parts, its parts."""
@@ -156,12 +170,13 @@ class LayerStore:
         path = part_path(self.directory, depth, part, parts)
         entry = dict(low=int(low), high=int(high), first_segment=segments.start,
                      last_segment=segments.stop)
-        count, crc = write_ranks(path, chunks, bound,
-                                 dict(puzzle=self.puzzle.name, depth=depth, part=part,
+        count, crc, positions = write_ranks(
+            path, chunks, bound, dict(puzzle=self.puzzle.name, depth=depth, part=part,
                                       parts=parts, **entry),
-                                 self.definition_hash, f"layer {depth} part {part}", exact=False,
-                                 words=self.puzzle.key_words)
-        return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry)
+            self.definition_hash, f"layer {depth} part {part}", exact=False,
+            words=self.puzzle.key_words, weigh=self.weigh)
+        weighed = {} if positions is None else dict(positions=positions)
+        return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry, **weighed)
 
     def write_parted(self, depth, parts):
         """Write layer `depth` as the map of its parts, once every part is written (`parts`:
@@ -173,11 +188,15 @@ class LayerStore:
                                     f"CRC-32 {part.crc32:08x}, not the part written", depth, q,
                                     part.path)
         path = self.path(depth)
-        count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth),
-                                   self.definition_hash, parts, self.puzzle.key_words)
+        positions = None if self.weigh is None else sum(e["positions"] for e in parts)
+        attrs = dict(puzzle=self.puzzle.name, depth=depth)
+        if positions is not None:
+            attrs["positions"] = positions
+        count, crc = write_mapping(path, depth, attrs, self.definition_hash, parts,
+                                   self.puzzle.key_words)
         listed = [{k: entry[k] for k in ("count", "crc32", "bytes")} for entry in parts]
         return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
-                         listed)
+                         listed, positions)
 
     def open_layer(self, depth):
         path = self.path(depth)
@@ -209,7 +228,7 @@ class LayerStore:
                 layer.verify(self.puzzle.key_bounds(depth if self.puzzle.graded else 0),
                              progress)
                 info = LayerInfo(layer.depth, layer.count, layer.crc32,
-                                 self.path(depth).stat().st_size)
+                                 self.path(depth).stat().st_size, positions=layer.positions)
                 if isinstance(layer, PartedLayer):
                     info.parts = [dict(count=layer.part_count(q), crc32=int(layer.part_crc32[q]),
                                        bytes=layer.part_path(q).stat().st_size)
@@ -233,6 +252,12 @@ class LayerStore:
                 f"corrupt layer file {self.path(depth)}: {info.count:,} ranks with CRC-32 "
                 f"{info.crc32:08x}, the manifest lists {expected.count:,} with "
                 f"{expected.crc32:08x}", depth)
+        if (info.positions is None) != (self.weigh is None) or (
+                expected is not None and info.positions != expected.positions):
+            raise LayerError(
+                f"corrupt layer file {self.path(depth)}: it says {info.positions} positions "
+                f"for its {info.count:,} classes, the manifest "
+                f"{None if expected is None else expected.positions}", depth)
         return info
 
     def good_layers(self):
@@ -340,6 +365,8 @@ class LayerStore:
             "max_depth": infos[-1].depth,
             "total": sum(i.count for i in infos),
             "layers": [i.listed() for i in infos],
+            **({} if self.weigh is None else
+               {"positions": sum(i.positions for i in infos)}),
             **extra,
         })
 
@@ -350,7 +377,9 @@ class LayerStore:
         path = self.manifest_path()
         try:
             infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]),
-                               parts=_listed_parts(e.get("parts")))
+                               parts=_listed_parts(e.get("parts")),
+                               positions=None if e.get("positions") is None
+                               else int(e["positions"]))
                      for e in manifest["layers"]]
             max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
         except (KeyError, TypeError, ValueError) as err:

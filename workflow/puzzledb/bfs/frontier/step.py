@@ -142,5 +142,7 @@ class Step:
             f"{limit}; the in-memory mode would need {search_mib(self.puzzle):,.1f} MiB")
 
     def _log_layer(self, info, started, log):
-        log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
+        states = f"{info.count:,} states" if info.positions is None else \
+            f"{info.positions:,} positions in {info.count:,} classes"
+        log(f"{self.puzzle.name}: depth {info.depth}: {states}, "
             f"{time.perf_counter() - started:.2f} s")

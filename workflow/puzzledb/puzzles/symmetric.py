@@ -70,6 +70,12 @@ class Classes(Puzzle):
     def unrank(self, rank, level=0):
         return self.base.unrank(rank, level)
 
+    def key_bounds(self, level=0):
+        return self.base.key_bounds(level)
+
+    def rank_space(self):
+        return self.base.rank_space()
+
     def info_lines(self):
         return self.base.info_lines()
 

@@ -49,12 +49,14 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
     component's order), ld_move[u * moves + m], ld_invert[u], ld_mask[u * words + w]
     (bit e of the elements 0..S-1, then S..2S-1 for the images of the inverse; uint8
     without a lead factor, which tells the kernels to compare every image),
-    ld_even (whether its value is an even permutation's, the Lehmer rank halved)."""
+    ld_even (whether its value is an even permutation's, the Lehmer rank halved),
+    ld_component (its number among the puzzle's components, whose digit of a key it is)."""
     found = lead_component(puzzle, group, sources, images)
     if found is None:
         return dict(ld_size=np.int64(0), ld_slots=np.zeros(1, np.int64),
                     ld_move=np.zeros(1, np.int32), ld_invert=np.zeros(1, np.int32),
-                    ld_mask=np.zeros(1, np.uint8), ld_words=np.int64(1), ld_even=np.int64(0))
+                    ld_mask=np.zeros(1, np.uint8), ld_words=np.int64(1), ld_even=np.int64(0),
+                    ld_component=np.int64(-1))
     c, slots = found
     coding = group.coding
     values = np.arange(c.count, dtype=np.int64)
@@ -86,7 +88,8 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
     return dict(ld_size=np.int64(c.count), ld_slots=np.array(slots, dtype=np.int64),
                 ld_move=np.stack(moves, axis=1).astype(np.int32).ravel(),
                 ld_invert=value(inverse).astype(np.int32), ld_mask=mask.ravel(),
-                ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"))
+                ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"),
+                ld_component=np.int64(puzzle.components.index(c)))
 
 
 def _lehmer_rows(rows):

@@ -38,6 +38,7 @@ from puzzledb.puzzles.permutation.symmetry_tables import (
     CODE,
     COLUMNS,
     DIGITS,
+    DTAB,
     K,
     LEX,
     MULTI,
@@ -146,71 +147,115 @@ def _unrank_identical(code, n, k, digits, base, classes, counts, wild, multi, va
 
 
 @jit(inline="always")
-def decode(key, row, cls, ori, rem, solved, cp, cp_slots, counts, weights, wild, shifts):
-    """The row of slot values of key (a one-word rank, or a row of W words)."""
+def decode(key, row, cls, ori, rem, solved, cp, cp_slots, counts, weights, wild, shifts,
+           rows):
+    """The row of slot values of key (a one-word rank, or a row of W words); rows: the
+    decoding table of the small components (symmetry_tables.DTAB)."""
     for j in range(row.size):
         row[j] = solved[j]
     for c in range(cp.size // COLUMNS):
-        p = c * COLUMNS
-        code, n, k, digits = cp[p + CODE], cp[p + N], cp[p + K], cp[p + DIGITS]
-        base, r_lo = cp[p + CLASS_AT], cp[p + R_LO]
-        v = (np.int64(word_of(key, cp[p + WORD_LO])) // cp[p + W_LO]) % r_lo
+        p = np.uint64(c * COLUMNS)
+        code, n, at = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT])
+        v = (np.int64(word_of(key, cp[p + WORD_LO])) // cp[p + W_LO]) % cp[p + R_LO]
+        if cp[p + DTAB] >= 0:  # a look-up a slot
+            first = np.uint64(cp[p + DTAB] + v * n)
+            for i in range(n):
+                ui = np.uint64(i)
+                g = np.uint64(cp_slots[at + ui])
+                sh = shifts[g]
+                x = np.int64(rows[first + ui])
+                row[g] = ((row[g] >> sh) << sh) + x if code == ORI else \
+                    (x << sh) + (row[g] & ((1 << sh) - 1))
+            continue
         if cp[p + W_HI] > 0:  # a split permutation's high digit
-            v += (np.int64(word_of(key, cp[p + WORD_HI])) // cp[p + W_HI]) * r_lo
-        for i in range(n):
-            ori[i] = 0
-        if cp[p + LEX]:
-            _lexicographic(code, n, k, digits, base, cp[p + CLASS_END] - base, counts, wild,
-                           cp[p + MULTI], v, cls, ori, rem)
+            v += (np.int64(word_of(key, cp[p + WORD_HI])) // cp[p + W_HI]) * cp[p + R_LO]
+        _decode_component(v, row, cls, ori, rem, cp, p, cp_slots, counts, weights, wild,
+                          shifts)
+
+
+@jit(inline="always")
+def _decode_component(v, row, cls, ori, rem, cp, p, cp_slots, counts, weights, wild,
+                      shifts):
+    """A component too large for the decoding table: unranked into cls and ori, then
+    written into the row."""
+    code, n, k, digits = cp[p + CODE], cp[p + N], cp[p + K], cp[p + DIGITS]
+    base = cp[p + CLASS_AT]
+    for i in range(n):
+        ori[i] = 0
+    if cp[p + LEX]:
+        _lexicographic(code, n, k, digits, base, cp[p + CLASS_END] - base, counts, wild,
+                       cp[p + MULTI], v, cls, ori, rem)
+    else:
+        unrank((code, n, k, digits, cp[p + TOTAL], cp[p + PARITY], base,
+                cp[p + CLASS_END] - base, counts, weights, wild), v, cls, ori)
+    if cp[p + SPLIT]:
+        _invert_local(cls, n, rem)
+    for i in range(n):  # the slot's shift: an arrangement's component has no k
+        g = cp_slots[cp[p + AT] + i]
+        sh = shifts[g]
+        if code == ORI:
+            row[g] = ((row[g] >> sh) << sh) + ori[i]
+        elif code == WILD:
+            row[g] = (cls[i] << sh) + ori[i]
         else:
-            unrank((code, n, k, digits, cp[p + TOTAL], cp[p + PARITY], base,
-                    cp[p + CLASS_END] - base, counts, weights, wild), v, cls, ori)
-        if cp[p + SPLIT]:
-            _invert_local(cls, n, rem)
-        for i in range(n):  # the slot's shift: an arrangement's component has no k
-            g = cp_slots[cp[p + AT] + i]
-            sh = shifts[g]
-            if code == ORI:
-                row[g] = ((row[g] >> sh) << sh) + ori[i]
-            elif code == WILD:
-                row[g] = (cls[i] << sh) + ori[i]
-            else:
-                row[g] = (cls[i] << sh) + (row[g] & ((1 << sh) - 1))
+            row[g] = (cls[i] << sh) + (row[g] & ((1 << sh) - 1))
 
 
 @jit(inline="always")
 def encode(row, key, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts):
-    """key[:W]: the words of the key of a row of slot values (decode inverted)."""
+    """key[:W]: the words of the key of a row of slot values (decode inverted).  Ranks of
+    distinct pieces and of orientations are read off the row as it is: a value stored in
+    scratch (which shares the work array with the row) made the compiler read everything
+    again after each store."""
     for w in range(key.size):
         key[w] = 0
     for c in range(cp.size // COLUMNS):
         p = np.uint64(c * COLUMNS)
-        code, n, at, split = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT]), cp[p + SPLIT]
-        for i in range(n):
-            ui = np.uint64(i)
-            g = np.uint64(cp_slots[at + ui])
-            v, sh = row[g], shifts[g]
-            if split:  # numbered by where each piece is
-                cls[np.uint64(v >> sh)] = i
-            else:
-                cls[ui] = v >> sh
-            ori[ui] = v & ((1 << sh) - 1)
+        code, n, at = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT])
         if code == ORI:
             v, k = 0, cp[p + K]
             for i in range(cp[p + DIGITS]):
-                v = v * k + ori[np.uint64(i)]
-        elif code == PERM or code == EVEN:
-            v = _lehmer_rank(cls, n)
+                g = np.uint64(cp_slots[at + np.uint64(i)])
+                v = v * k + (row[g] & ((1 << shifts[g]) - 1))
+        elif (code == PERM or code == EVEN) and not cp[p + SPLIT]:
+            used = np.uint64(0)
+            v = 0
+            for i in range(n):
+                g = np.uint64(cp_slots[at + np.uint64(i)])
+                piece = row[g] >> shifts[g]
+                bit = ONE << np.uint64(piece)
+                v = v * (n - i) + piece - np.int64(popcount(used & (bit - ONE)))
+                used |= bit
             if code == EVEN:
                 v >>= 1
         else:
-            v = _identical(code, n, cp[p + K], cp[p + CLASS_AT], cp[p + CLASS_END], counts,
-                           weights, wild, cp[p + LEX], cp[p + MULTI], cls, ori, rem)
+            v = _gathered(row, cls, ori, rem, cp, p, cp_slots, counts, weights, wild, shifts)
         if cp[p + W_HI] > 0:  # a split permutation's two digits
             key[cp[p + WORD_LO]] += (v % cp[p + R_LO]) * cp[p + W_LO]
             key[cp[p + WORD_HI]] += (v // cp[p + R_LO]) * cp[p + W_HI]
         else:
             key[cp[p + WORD_LO]] += v * cp[p + W_LO]
+
+
+@jit(inline="always")
+def _gathered(row, cls, ori, rem, cp, p, cp_slots, counts, weights, wild, shifts):
+    """The value of a component ranked from its slots gathered into cls and ori: a split
+    permutation (numbered by where each piece is) or identical pieces."""
+    code, n, at = cp[p + CODE], cp[p + N], np.uint64(cp[p + AT])
+    split = cp[p + SPLIT]
+    for i in range(n):
+        g = np.uint64(cp_slots[at + np.uint64(i)])
+        v, sh = row[g], shifts[g]
+        if split:
+            cls[np.uint64(v >> sh)] = i
+        else:
+            cls[np.uint64(i)] = v >> sh
+        ori[np.uint64(i)] = v & ((1 << sh) - 1)
+    if code == PERM or code == EVEN:
+        v = _lehmer_rank(cls, n)
+        return v >> 1 if code == EVEN else v
+    return _identical(code, n, cp[p + K], cp[p + CLASS_AT], cp[p + CLASS_END], counts,
+                      weights, wild, cp[p + LEX], cp[p + MULTI], cls, ori, rem)
 
 
 def _lexicographic(code, n, k, digits, base, classes, counts, wild, multi, value, cls, ori,
@@ -463,7 +508,8 @@ def neighbours(key, level, out, work, t):
         t.ld_size, t.ld_slots, t.ld_move, t.ld_invert, t.ld_mask, t.ld_words)
     row, moved, inv, best, cls, ori, rem, words_of = _split_work(work, t.sy_slots,
                                                                  t.sy_scratch, t.sy_words)
-    decode(key, row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts, weights, wild, shifts)
+    decode(key, row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts, weights, wild, shifts,
+           t.dc_table)
     lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
     count = 0
     for side in range(2 if inverse else 1):
@@ -488,9 +534,9 @@ compiled.register(SymmetricTables, neighbours=neighbours)
 @jit
 def _canonical_block(keys, t, out, stabilisers, first, last):
     """The canonical key of each key's class (out, unless None: keys and out alike one-word
-    ranks or rows of W words) and its stabiliser's size,
-    for keys[first:last] (a function of its own: numba's parallel pass mistakes the many
-    arrays taken out of the tables inside a parallel loop)."""
+    ranks or rows of W words) and its stabiliser's size, for keys[first:last] (a function
+    of its own: numba's parallel pass mistakes the many arrays taken out of the tables
+    inside a parallel loop)."""
     order, source, image, width, symmetries, inverse = (
         t.sy_order, t.sy_source, t.sy_image, t.sy_width, t.sy_count, t.sy_inverse)
     slot_data, home = t.sl_data, t.iv_home
@@ -501,14 +547,31 @@ def _canonical_block(keys, t, out, stabilisers, first, last):
     row, moved, inv, best, cls, ori, rem, words_of = _split_work(work, t.sy_slots,
                                                                  t.sy_scratch, t.sy_words)
     for i in range(first, last):
-        decode(_key_at(keys, i), row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts,
-               weights, wild, shifts)
+        key = _key_at(keys, i)
+        if out is None and lead_size and _alone(key, cp, t.ld_component, mask, words):
+            stabilisers[i] = 1  # no element but the identity keeps the lead factor least
+            continue
+        decode(key, row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts, weights, wild,
+               shifts, t.dc_table)
         lead = lead_value(row, lead_slots, shifts, cls, t.ld_even) if lead_size else 0
         stabilisers[i] = canonical(lead, row, inv, best, order, source, image, width,
                                    symmetries, inverse, slot_data, home, mask, words)
         if out is not None:
             encode(best, words_of, cls, ori, rem, cp, cp_slots, counts, weights, wild, shifts)
             _put(out, i, words_of)
+
+
+@jit(inline="always")
+def _alone(key, cp, c, mask, words):
+    """Whether the lead table names the identity alone for a canonical key's lead factor
+    (read off the key: its component's digit), so that its stabiliser is trivial: the
+    elements that fix a canonical position are among those keeping its lead value least."""
+    p = c * COLUMNS
+    lead = (np.int64(word_of(key, cp[p + WORD_LO])) // cp[p + W_LO]) % cp[p + R_LO]
+    bits = 0
+    for w in range(words):
+        bits += popcount(np.uint64(mask[lead * words + w]))
+    return bits == 1
 
 
 @jit(parallel=True)

@@ -12,7 +12,7 @@ import numpy as np
 from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.layout import PermutationTables
 from puzzledb.puzzles.permutation.lead import lead_tables
-from puzzledb.puzzles.permutation.ranks import KINDS, class_weights, multinomial
+from puzzledb.puzzles.permutation.ranks import KINDS, class_weights, component_rows, multinomial
 
 SYMMETRY_FIELDS = (
     # the slots: how many, the values a slot may hold at most, the solved row, the order
@@ -25,11 +25,12 @@ SYMMETRY_FIELDS = (
     # each slot's k, shift, solved class and orientation (sl_data, four a slot), its shift
     # alone, and for the inverse each class's home slot (iv_home[j * width + class value])
     "sl_data sl_shift iv_home "
-    # every component of the key: a row of cp_table (COLUMNS below), its slots, and the
-    # classes' counts, weights and `?` marks of the arrangements
-    "cp_table cp_slots cp_counts cp_weights cp_wild "
+    # every component of the key: a row of cp_table (COLUMNS below), its slots, the
+    # classes' counts, weights and `?` marks of the arrangements, and the slots' classes or
+    # orientations of every value of a small component (dc_table, int8)
+    "cp_table cp_slots cp_counts cp_weights cp_wild dc_table "
     # the lead factor (lead.py)
-    "ld_size ld_slots ld_move ld_invert ld_mask ld_words ld_even").split()
+    "ld_size ld_slots ld_move ld_invert ld_mask ld_words ld_even ld_component").split()
 
 SymmetricTables = namedtuple("SymmetricTables", PermutationTables._fields + tuple(
     SYMMETRY_FIELDS))
@@ -39,10 +40,12 @@ SymmetricTables = namedtuple("SymmetricTables", PermutationTables._fields + tupl
 # numbered lexicographically (a table component of identical pieces) or by where its pieces
 # are (split), the multinomial of its classes, where its slots start in cp_slots, and its
 # place in the key (layout.py): v % r_lo times w_lo in word word_lo, and for a split
-# permutation (w_hi > 0) v // r_lo times w_hi in word word_hi
+# permutation (w_hi > 0) v // r_lo times w_hi in word word_hi; where its values' rows
+# start in dc_table (-1: not tabled, decoded by component_kernels.unrank)
 (CODE, N, K, DIGITS, TOTAL, PARITY, CLASS_AT, CLASS_END, LEX, SPLIT, MULTI, AT, W_HI,
- W_LO, R_LO, WORD_HI, WORD_LO) = range(17)
-COLUMNS = 17
+ W_LO, R_LO, WORD_HI, WORD_LO, DTAB) = range(18)
+COLUMNS = 18
+DECODE_TABLE_MAX = 1 << 22  # bytes of a component's rows in dc_table, at most
 
 
 def symmetric_tables(puzzle, group):
@@ -95,7 +98,7 @@ def slot_data(coding):
 def component_data(layout, components, coding):
     """cp_table, cp_slots, cp_counts, cp_weights, cp_wild: each component's row (COLUMNS),
     its global slots, and its classes' counts, class-by-class weights and `?` marks."""
-    rows, slots, counts, weights, wild = [], [], [], [], []
+    rows, slots, counts, weights, wild, tables = [], [], [], [], [], []
     for c in components:
         row = [0] * COLUMNS
         row[CODE], row[N], row[K], row[DIGITS] = KINDS.index(c.kind), len(c.slots), c.k, \
@@ -118,6 +121,11 @@ def component_data(layout, components, coding):
         else:
             row[WORD_LO], row[W_LO] = layout.weights[(id(c), "whole")]
             row[R_LO] = c.count
+        row[DTAB] = -1
+        if c.kind != "wild" and not c.split and c.count * len(c.slots) <= DECODE_TABLE_MAX:
+            row[DTAB] = sum(t.size for t in tables)
+            classes, oris = component_rows(c, np.arange(c.count, dtype=np.int64))
+            tables.append((oris if c.kind == "ori" else classes).astype(np.int8).ravel())
         rows.append(row)
     ints = lambda x: np.array(x or [0], dtype=np.int64)  # noqa: E731
     # the marks' dtype tells the kernels whether any component holds identical pieces
@@ -125,4 +133,5 @@ def component_data(layout, components, coding):
     identical = any(c.kind in ("multiset", "wild") for c in components)
     return dict(cp_table=np.array(rows, dtype=np.int64).ravel(), cp_slots=ints(slots),
                 cp_counts=ints(counts), cp_weights=ints(weights),
-                cp_wild=np.array(wild or [0], dtype=np.int64 if identical else np.uint8))
+                cp_wild=np.array(wild or [0], dtype=np.int64 if identical else np.uint8),
+                dc_table=np.concatenate(tables + [np.zeros(1, np.int8)]))

@@ -17,6 +17,7 @@ include: "workflow/rules/bfs.smk"
 include: "workflow/rules/frontier.smk"
 include: "workflow/rules/analysis.smk"
 include: "workflow/rules/pdbs.smk"
+include: "workflow/rules/catalogue.smk"
 
 
 onsuccess:
@@ -31,3 +32,4 @@ rule all:
     default_target: True
     input:
         ANALYSIS.all_outputs(),
+        CATALOGUE.outputs(),

@@ -18,10 +18,10 @@ last column says whether the search reached every rank (a dense rank space).
 `--expansion-only`: the layer expansions alone, in memory, no layer extracted or written (the
 layer writer's thread shares the cores with the search, and is the same work for two puzzles
 of one space): each depth's expansion and relabelling timed, their sums printed with the
-widest depths' times.  For comparing two expansions of one space, e.g. two metrics.  Only
-the forward kernel is loaded before the clock starts; a backward one loads at its first
-depth (milliseconds from a warm cache, a compile from a cold one: take the best of
---repeat).  Ungraded puzzles only; --store, --memory-mb and --scratch do not apply.
+widest depths' times.  For comparing two expansions of one space, e.g. two metrics.  Every
+kernel the search declares (its kernels(), both steps of an expansion that also goes
+backward) is loaded before the clock starts.  Ungraded puzzles only; --store, --memory-mb
+and --scratch do not apply.
 
 `--mark` (with --expansion-only): also each layer's neighbours set in a bitset of the whole
 space by the expansion's mark, as the frontier's dense depths set them; its CPU seconds

@@ -159,6 +159,14 @@ RACES = {
     "2x2x3": Race("3x3x3.tws", derive=("block", ("U", "R"))),
     "fto-corners-edges": Race("FTO.tws", depth_limit=9,
                               derive=("without", ("CENTER", "CENTER2"))),
+    # keys of several words (issue 42): prefixes, and m24conway's sparse group in full
+    "3x3x3": Race("3x3x3.tws", depth_limit=7, memory_mb=12000),
+    "megaminx": Race("megaminx.tws", depth_limit=6, memory_mb=12000),
+    "4x4x4": Race("4x4x4.tws", depth_limit=6, memory_mb=12000),
+    "fto": Race("FTO.tws", depth_limit=8, memory_mb=12000),
+    "squareone": Race("squareone.tws", depth_limit=15, memory_mb=12000),
+    "master-pyraminx": Race("master_pyraminx.tws", depth_limit=7, memory_mb=12000),
+    "m24conway": Race("m24conway.tws", memory_mb=12000),
 }
 SMALL = ["2x2x2", "2x2x2-qtm", "skewb", "pyraminx"]
 
@@ -229,6 +237,11 @@ def race_one(name, race, path, program, scratch, args):
               f"{len(theirs) - 1}, puzzledb {sum(ours):,} to depth {len(ours) - 1}")
     print(("first use" if args.first_use else "warm-up to depth 2") + " (an empty kernel "
           f"cache) {describe(first[1])}{puzzledb_split(first[1])}, load {first[0]:.1f}")
+    if race.depth_limit is not None and runs["twsearch"]:  # twsearch -g goes on past it
+        reached = [peer.twsearch_seconds(run.stdout, race.depth_limit)
+                   for _, run in runs["twsearch"]]
+        print(f"twsearch reached depth {race.depth_limit} after " + "; ".join(
+            "never" if s is None else f"{s:.1f} s" for s in reached))
     for program_name, measured in runs.items():
         if measured:
             print(f"{program_name:9s} " + "; ".join(

@@ -144,6 +144,15 @@ def twsearch_counts(text):
     return counts
 
 
+def twsearch_seconds(text, depth):
+    """The seconds `twsearch -g` took for depths 0 .. `depth` (each "Dist 7 cnt ... in
+    0.46" line gives its depth's own), or None when it never reached it: its time to a
+    prefix's depth, its start (reading the file, its tables) left out."""
+    times = {int(d): float(t) for d, t in re.findall(
+        r"^\s*Dist\s+(\d+)\s+cnt\s+\d+.*?\bin\s+([\d.e+-]+)", text, re.M)}
+    return sum(t for d, t in times.items() if d <= depth) if depth in times else None
+
+
 def twsearch_index(text):
     """What twsearch said of its search: its index size and the mode it chose."""
     size = re.search(r"^State size is (\d+)", text, re.M)

@@ -35,6 +35,9 @@ from pathlib import Path
 import twsearch_peer as peer
 
 FULL, PREFIX, TREE, REFUSED = "full", "prefix", "tree search only", "refused"
+# keys of several words: a sparse space whose group has at most this many states is built
+# whole by the frontier search (m24conway's 244,823,040), a larger one is a prefix
+WHOLE_STATES = 10**10
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Verdict:
     need_mib: float | None = None
     store: str = "layers"
     words: int = 1  # the 64-bit words of a key
+    reachable: int | None = None  # keys of several words, a sparse space: its group's order
     line: str = ""  # REFUSED: puzzledb's one line, its config prefix taken off
     built: str = ""  # --build: what the build gave, or why it was not built
     counts: list = field(default_factory=list)  # --build: puzzledb's per-depth counts
@@ -58,8 +62,10 @@ class Verdict:
             return self.line
         if self.kind == TREE:
             return "ranks past 64 bits: no database"
-        if self.kind == PREFIX and self.words > 1:
-            return f"frontier search, keys of {self.words} words ({8 * self.words} bytes)"
+        if self.words > 1:
+            whole = (f"; sparse, at most {self.reachable:,} states: the frontier search "
+                     f"builds it whole" if self.reachable else "")
+            return f"frontier search, keys of {self.words} words ({8 * self.words} bytes){whole}"
         if self.kind == PREFIX:
             return f"frontier search; in memory it would need {self.need_mib:,.0f} MiB"
         return f"in memory, store {self.store}, {self.need_mib:,.1f} MiB"
@@ -77,7 +83,11 @@ def classify(path, scratch, memory_mb, counts_above):
     ranks = int(re.search(r"^rank space\s+([\d,]+)", run.stdout, re.M)[1].replace(",", ""))
     words = int(re.search(r"^key\s+(\d+) word", run.stdout, re.M)[1])
     if words > 1:  # the frontier search alone: a prefix, or the whole of a sparse space
-        return Verdict(path, PREFIX, ranks, words=words)
+        reachable = re.search(r"^reachable\s+at most ([\d,]+) states", run.stdout, re.M)
+        bound = int(reachable[1].replace(",", "")) if reachable else None
+        whole = bound is not None and 32 * bound < ranks and bound <= WHOLE_STATES
+        return Verdict(path, FULL if whole else PREFIX, ranks, words=words,
+                       reachable=bound if whole else None)
     memory = re.search(r"^search memory\s+([\d,.]+) MiB", run.stdout, re.M)
     if memory is None:
         return Verdict(path, TREE, ranks)
@@ -85,6 +95,12 @@ def classify(path, scratch, memory_mb, counts_above):
     if need > memory_mb:
         return Verdict(path, PREFIX, ranks, need)
     return Verdict(path, FULL, ranks, need, "counts" if ranks > counts_above else "layers")
+
+
+def in_short(n):
+    """A rank space in a table cell: its digits, or about m x 10^e past 24 digits."""
+    digits = len(str(n)) - 1
+    return f"{n:,}" if digits < 24 else f"about {n / 10 ** (digits - 3) / 1000:.2f} x 10^{digits}"
 
 
 def reason(verdict):
@@ -105,7 +121,7 @@ def build(verdict, scratch, args):
     """Build the file's database (in full or a prefix) as --build says; sets verdict.built
     and verdict.counts."""
     name = peer.name_of(verdict.path)
-    if verdict.kind == FULL and verdict.need_mib > args.build_memory_mb:
+    if verdict.kind == FULL and (verdict.need_mib or 0) > args.build_memory_mb:
         verdict.built = f"not built: needs {verdict.need_mib:,.0f} MiB (--build-memory-mb)"
         return
     if verdict.kind == PREFIX:
@@ -151,7 +167,7 @@ def race(verdict, program, args):
 def print_table(verdicts, markdown, built):
     heads = ["file", "ranks", "verdict", "detail"] + (
         ["puzzledb build", "twsearch -g", "tables"] if built else [])
-    rows = [[v.path.name, f"{v.ranks:,}" if v.ranks is not None else "", v.kind, v.detail()]
+    rows = [[v.path.name, in_short(v.ranks) if v.ranks is not None else "", v.kind, v.detail()]
             + ([v.built, v.twsearch, v.tables] if built else []) for v in verdicts]
     if markdown:
         print("| " + " | ".join(heads) + " |")
@@ -167,12 +183,13 @@ def print_table(verdicts, markdown, built):
 def print_counts(verdicts, markdown):
     """The totals: how many read, built how; the refusals by kind, with an example each."""
     kinds = Counter(v.kind for v in verdicts)
-    stores = Counter(v.store for v in verdicts if v.kind == FULL)
+    stores = Counter(v.store for v in verdicts if v.kind == FULL and v.words == 1)
+    sparse = sum(v.kind == FULL and v.words > 1 for v in verdicts)
     bullet = "- " if markdown else ""
     print(f"\n{bullet}puzzledb reads {len(verdicts) - kinds[REFUSED]} of {len(verdicts)} files: "
-          f"in full {kinds[FULL]} (in memory; store layers {stores['layers']}, counts "
-          f"{stores['counts']}), a prefix {kinds[PREFIX]}, tree search only {kinds[TREE]}; "
-          f"refused {kinds[REFUSED]}")
+          f"in full {kinds[FULL]} (in memory: store layers {stores['layers']}, counts "
+          f"{stores['counts']}; the frontier search of a sparse space {sparse}), a prefix "
+          f"{kinds[PREFIX]}, tree search only {kinds[TREE]}; refused {kinds[REFUSED]}")
     refusals = {}
     for v in verdicts:
         if v.kind == REFUSED:

@@ -25,6 +25,7 @@ from types import SimpleNamespace
 
 import h5py
 import numpy as np
+import pandas
 import pytest
 import yaml
 
@@ -44,11 +45,13 @@ from puzzledb.store import COUNTS, DISTANCES
 from puzzledb.store.kinds import stored
 from puzzledb.store.layer import Layer
 from puzzledb.store.layers import LayerStore
+from puzzledb.report.catalogue import merge, read_parts as catalogue_parts, search_part
 from puzzledb.rules import rule_job
 from wide_definitions import wide_definition
 
 HOPPERS = puzzles.get("hoppers")  # 12 small layers: quick to build again and again
 FLIPIT = puzzles.get("flipit-square")
+RUSH4 = puzzles.get("rush4")  # a catalogue: its jobs' parts and its tables
 WIDE = PermutationPuzzle("wide2", text=wide_definition(2))
 
 
@@ -334,10 +337,20 @@ def write_wide_parts(results):
     layers.write_parted(1, entries)
 
 
+def write_catalogue(results):
+    """The 4x4 Rush Hour catalogue: two jobs' parts, then catalogue.csv and its summary."""
+    parts = [paths.catalogue_part(results, "rush4", job, 2) for job in range(2)]
+    for job, part in enumerate(parts):
+        search_part(RUSH4, job, 2, part)
+    merge(RUSH4, parts, paths.catalogue(results, "rush4"),
+          paths.catalogue_summary(results, "rush4"))
+
+
 # One write of the store each, one a line: (id, a function writing into a directory, the
 # puzzle whose files it writes).
 STORE_WRITES = [("layer", write_layer, FLIPIT), ("counts", write_counts, FLIPIT),
-                ("parts", write_parts, FLIPIT), ("wide-parts", write_wide_parts, WIDE)]
+                ("parts", write_parts, FLIPIT), ("wide-parts", write_wide_parts, WIDE),
+                ("catalogue", write_catalogue, RUSH4)]
 
 
 @dataclass(frozen=True)
@@ -628,6 +641,8 @@ READERS = [
     (r"step_\d{3}\.json", lambda path, puzzle: StepRecord.read(path)),
     (r"part\.json", lambda path, puzzle: json.loads(path.read_text())),
     (r"x\d{5}\.\d{5}" + re.escape(WORK_SUFFIX), read_work_file),
+    (r"part_\d{3}of\d{3}\.npz", lambda path, puzzle: catalogue_parts([path])),
+    (r"catalogue(_summary)?\.csv", lambda path, puzzle: pandas.read_csv(path)),
 ]
 
 

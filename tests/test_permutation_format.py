@@ -207,15 +207,17 @@ def test_a_line_it_cannot_read_names_the_file_line_and_keyword():
                             "MoveTransformation, MoveSequence, MoveAlias, Illegal, End)")
 
 
-def test_a_factor_past_one_word_of_a_key_is_one_line_with_its_size_in_short():
-    pieces = " ".join(str(i) for i in range(1, 61))
+def test_a_factor_of_identical_pieces_past_one_word_is_one_line_with_its_size_in_short():
+    pieces = " ".join(str(1 + i // 20) for i in range(60))  # three kinds of twenty pieces
     swap = " ".join(str(i) for i in [2, 1] + list(range(3, 61)))
     turn = " ".join(str(i) for i in list(range(2, 61)) + [1])
     text = (f"Set A 60 1\nSolved\nA\n{pieces}\nEnd\nMove X\nA\n{swap}\nEnd\n"
             f"Move Y\nA\n{turn}\nEnd\n")
-    message = definition_error(text)  # 60! ranks, one factor
-    assert message.endswith("A 60-slot 60!: about 8.32 x 10^81 values, past the 2^63 a word "
-                            "of a key holds (a factor is never split across words)")
+    message = definition_error(text)  # 60! / 20!^3 ranks, one factor
+    assert message.endswith("A 60-slot arrangements of identical pieces: about 5.78 x 10^26 "
+                            "values, past the 2^63 a word of a key holds (of the factors, "
+                            "only a permutation of distinct pieces is cut into parts across "
+                            "words)")
     assert "\n" not in message
 
 

@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from puzzledb import puzzles
+from puzzledb import paths, puzzles
 from puzzledb.cli import _parser, main
 from puzzledb.query.database import DepthDatabase
 from puzzledb.query.problems import parse_problem, replay
@@ -59,6 +59,11 @@ NOT_RUN = {
     "tests/cluster/run-on-local-slurm.sh --nodes 2 --kill-node":
         "needs root: installs slurm-wlm and starts munged, slurmctld and two slurmd (3 to 5 "
         "minutes); tests/test_cluster_script.py checks the slurm.conf it writes for N nodes",
+    "snakemake --cores 2 --config 'catalogues=[rush5]' 'catalogue_jobs={\"rush5\": 2}'":
+        "the default puzzles besides; test_the_catalogue_runs_as_the_readme_shows runs the "
+        "rule's two jobs and its merge (report.catalogue, what the rules' scripts call) "
+        "into the user's results/ for the commands after it, and tests/test_catalogue.py "
+        "compares them with a plain-Python model",
     "puzzledb peg-solutions triangle-corner --one":
         "15 s of search; the solution it shows is replayed by the rules instead "
         "(test_your_own_puzzle_runs_as_the_readme_shows)",
@@ -98,6 +103,9 @@ BLOCKS = {
     ("Your own puzzle", "snakemake -n"): "bad-definition",
     ("Your own puzzle", "puzzledb build cube2"): "twisty",
     ("Your own puzzle", "puzzledb build klotski"): "blocks",
+    ("Your own puzzle",
+     "snakemake --cores 2 --config 'catalogues=[rush5]' 'catalogue_jobs={\"rush5\": 2}'"):
+        "catalogue",
     ("What each store keeps: big spaces on one machine",
      "puzzledb --results tables build fifteen-3colour --store distances"): "stores",
 }
@@ -483,6 +491,23 @@ def test_a_twisty_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
     README's user is in the checkout (here: its workflow/ folder linked in)."""
     (tmp_path / "workflow").symlink_to(ROOT / "workflow")
     run_place("twisty", "cube2", tmp_path, capsys, monkeypatch)
+
+
+@pytest.mark.slow
+def test_the_catalogue_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch):
+    """The 5x5 Rush Hour catalogue built by its two jobs and merged, as the README's
+    snakemake run does (about 30 s of search), then queried."""
+    from puzzledb.report.catalogue import merge, search_part
+
+    rush5 = puzzles.get("rush5")
+    parts = [paths.catalogue_part(tmp_path / "results", "rush5", j, 2) for j in range(2)]
+    for job, part in enumerate(parts):
+        search_part(rush5, job, 2, part)
+    merge(rush5, parts, paths.catalogue(tmp_path / "results", "rush5"),
+          paths.catalogue_summary(tmp_path / "results", "rush5"))
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("catalogue")
+    run_block(block, tmp_path, capsys)
 
 
 def test_sliding_blocks_run_as_the_readme_shows(tmp_path, capsys, monkeypatch,

@@ -3,8 +3,16 @@
 plain-Python BFS over sets of states on small definitions written for it
 (wide_definitions.py), and queried."""
 
+import json
+import signal
+import subprocess
+import sys
+import time
+from math import factorial
+
 import numpy as np
 import pytest
+import yaml
 
 from conftest import ROOT
 from plain_permutation import bfs_plain, board_text
@@ -12,10 +20,16 @@ from puzzledb import keys
 from puzzledb.bfs import select
 from puzzledb.errors import ChoiceError
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.puzzles.permutation.ranks import (
+    component_rows,
+    component_values,
+    lehmer_rank,
+    parity_rows,
+)
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import PartedLayer
-from wide_definitions import wide_definition
+from wide_definitions import cut_definition, wide_definition
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
 # positions of the 3x3x3 by depth in the half-turn metric (the published table)
@@ -85,6 +99,33 @@ def test_keys_of_three_words_in_the_quarter_turn_metric_are_the_layers_of_a_plai
     assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle), puzzle, (sets, layers))
 
 
+def test_a_permutation_past_a_word_is_cut_into_parts_and_its_layers_are_a_plain_bfs(
+        tmp_path):
+    text = cut_definition()
+    puzzle = PermutationPuzzle("cut", text=text)
+    (big,) = puzzle.components
+    assert big.count == factorial(24) // 2 > 2**63 and big.cuts == (15,)
+    assert puzzle.key_bounds() == [factorial(24) // factorial(9), factorial(9) // 2]
+    sets, layers, _ = bfs_plain(text, "htm")
+    assert_layers_are_the_plain_bfs(frontier_build(tmp_path, puzzle, job_states=50), puzzle,
+                                    (sets, layers))
+
+
+def test_the_parts_of_a_permutation_read_back_as_its_lexicographic_rank():
+    puzzle = PermutationPuzzle("cut", text=cut_definition())
+    (big,) = puzzle.components
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        row = rng.permutation(24)
+        if parity_rows(row[None, :])[0] != big.parity:
+            row[[22, 23]] = row[[23, 22]]
+        value = component_values(big, row[None, :], row[None, :])[0]
+        assert value == lehmer_rank(row.tolist()) // 2
+        assert np.array_equal(component_rows(big, [value])[0][0], row)
+        key = puzzle.layout.place(big, value)
+        assert puzzle.layout.value(big, key) == value
+
+
 def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_path, plain2):
     puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
     frontier_build(tmp_path, puzzle, depth_limit=6)
@@ -127,3 +168,40 @@ def test_the_3x3x3_prefix_to_depth_5_is_the_published_table_and_answers_queries(
         assert db.distance(board) == 5
         moves = puzzle.route_moves(db.solution(board))
         assert len(moves) == 5 and all(m.rstrip("2'") in "UDLRFB" for m in moves)
+
+
+@pytest.mark.slow
+def test_a_wide_build_killed_mid_run_resumes_to_the_database_a_clean_build_writes(tmp_path):
+    """kill -9 of `puzzledb build` of keys of two words once its layers reach depth 6, then
+    the same command again: every layer and part file, and the manifest's counts and
+    CRC-32s, as a build never stopped wrote them."""
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"define": {"wide2": {"family": "permutation",
+                                                           "text": wide_definition(2)}}}))
+
+    def command(results):
+        return [sys.executable, "-m", "puzzledb.cli", "--config", str(config), "--results",
+                str(results), "build", "wide2", "--shards", "4", "--job-states", "40",
+                "--threads", "1"]
+
+    clean = tmp_path / "clean"
+    subprocess.run(command(clean), check=True, capture_output=True)
+    killed = tmp_path / "killed"
+    layers = killed / "wide2" / "layers"
+    run = subprocess.Popen(command(killed), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while not (layers / "depth_006.h5").exists():
+        assert run.poll() is None and time.time() < deadline, "the build ended before depth 6"
+        time.sleep(0.002)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert not (layers / "manifest.json").exists()
+    subprocess.run(command(killed), check=True, capture_output=True)
+    ours, theirs = (json.loads((r / "wide2" / "layers" / "manifest.json").read_text())
+                    for r in (killed, clean))
+    assert [(x["count"], x["crc32"]) for x in ours["layers"]] == \
+        [(x["count"], x["crc32"]) for x in theirs["layers"]]
+    puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
+    for depth in range(len(ours["layers"])):
+        LayerStore(layers, puzzle).check_layer(depth)

@@ -32,3 +32,18 @@ def wide_definition(words=2):
     text += ["Move B", "BIG", line(big_b), "End"]
     text += ["Move C", "MID", line(mid_c), line(twist), "End"]
     return "\n".join(text) + "\n"
+
+
+def cut_definition():
+    """Twenty-four pieces on twelve pairs of slots, A turning the pairs round, B swapping
+    pairs 0 and 6 with each other: an even factor of 24!/2 values, past a word, so cut
+    into two parts (layout._cuts), and no other factor (rows of one key); 768 states."""
+    turn = [0] * 24
+    for i in range(12):
+        for j in range(2):
+            turn[12 * j + (i + 1) % 12] = 12 * j + i + 1
+    swap = list(range(1, 25))
+    for i in (0, 6):
+        swap[i], swap[12 + i] = 13 + i, 1 + i
+    return ("Name cut\nSet BIG 24 1\nMove A\nBIG\n" + " ".join(map(str, turn))
+            + "\nEnd\nMove B\nBIG\n" + " ".join(map(str, swap)) + "\nEnd\n")

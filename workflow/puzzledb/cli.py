@@ -28,6 +28,9 @@
                                         default <puzzle>.svg in the current directory)
     puzzledb design <puzzle>            the designer's table: every placement of the pieces,
                                         which reach the goal, how far, in how many components
+    puzzledb catalogue <catalogue>      the puzzles of a catalogue (catalogue.csv), drawn, the
+        [--moves N] [--min-moves N]         hardest first: those of N moves, or of N or more
+        [--limit N] [--minimal]             (at most N of them; only the minimal ones)
     puzzledb peg-solutions <puzzle>     shortest peg-solitaire solutions, a chain of jumps
         [--first 0,6] [--finish H] [--one]   by one peg counting as one move
 
@@ -48,7 +51,7 @@ from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
 from puzzledb.process import exit_now
 from puzzledb.solve_command import board_of, solve
-from puzzledb.puzzles.base import ChainedMoves, show_boards
+from puzzledb.puzzles.base import Catalogued, ChainedMoves, show_boards
 from puzzledb.solvers import SEARCHES
 from puzzledb.store import DISTANCES, LAYERS, STORES, label_modulus
 from puzzledb.store.distances import table_bytes
@@ -223,6 +226,18 @@ def _drawing_commands(sub):
     p = sub.add_parser("design", help="the designer's table: every placement of the pieces "
                        "(sliding blocks), which reach the goal and how far, and the farthest")
     p.add_argument("puzzle")
+    p = sub.add_parser("catalogue", help="the puzzles of a catalogue built by the workflow "
+                       "(catalogue.csv), drawn, the hardest first")
+    p.add_argument("puzzle", metavar="catalogue")
+    p.add_argument("--moves", type=nonnegative, default=None, metavar="N",
+                   help="the puzzles of exactly N moves")
+    p.add_argument("--min-moves", type=nonnegative, default=None, metavar="N",
+                   help="the puzzles of N moves or more")
+    p.add_argument("--limit", type=nonnegative, default=None, metavar="N",
+                   help="at most N puzzles")
+    p.add_argument("--minimal", action="store_true",
+                   help="only the minimal puzzles (no piece the solution leaves in place can "
+                        "be taken away without making it easier)")
 
 
 def _peg_commands(sub):
@@ -254,7 +269,10 @@ def run(args, out=sys.stdout):
         return
     own = {"build": _build, "verify": _verify, "decode": _decode,
            "peg-solutions": _peg_solutions, "solve": solve, "show": _show,
-           "design": _design}
+           "design": _design, "catalogue": _catalogue}
+    if isinstance(puzzle, Catalogued) and args.command in ("distance", "solve"):
+        _catalogue_board(puzzle, args, out)
+        return
     if args.command in own:
         own[args.command](puzzle, args, out)
         return
@@ -282,6 +300,10 @@ def _info(puzzle, args, pdbs, out):
     disk, the stored database and the additive pattern databases."""
     print(f"puzzle        {puzzle.name}: {puzzle.description}", file=out)
     print(f"defined       {puzzles.declaration(puzzle.name)}", file=out)
+    if isinstance(puzzle, Catalogued):
+        for label, text in puzzle.info_lines():
+            print(f"{label:13s} {text}", file=out)
+        return
     print(f"hash          {puzzle.definition_hash()} "
           f"(ranking {puzzle.definition()['ranking']})", file=out)
     print(f"rank space    {puzzle.rank_space()}", file=out)
@@ -346,6 +368,35 @@ def _design(puzzle, args, out):
         text, farthest = lines(puzzle.name, design(db))
     print("\n".join(text), file=out)
     out.write(show_boards(puzzle, farthest))
+
+
+def _catalogue(puzzle, args, out):
+    """catalogue: rows of the catalogue's table (report/catalogue.py), each a line
+    '<moves> moves, <states> states[, minimal]' and the board drawn."""
+    from puzzledb.report.catalogue import rows
+
+    catalogue = puzzle.capability(Catalogued)
+    path = Path(paths.catalogue(args.results, catalogue.name))
+    if not path.is_file():
+        raise PuzzleError(f"{catalogue.name}: no catalogue in {path} (build it: snakemake "
+                          f"--config 'catalogues=[{catalogue.name}]')")
+    for row in rows(path, args.moves, args.min_moves, args.limit, args.minimal):
+        minimal = ", minimal" if row["minimal"] == "true" else ""
+        print(f"{row['moves']} moves, {int(row['states']):,} states{minimal}", file=out)
+        print("\n".join(row["board"].split()) + "\n", file=out)
+
+
+def _catalogue_board(puzzle, args, out):
+    """distance and solve of a catalogue's board: a search of its cluster, the board a
+    puzzle of its own pieces."""
+    board = puzzle.parse(board_of(args))
+    route = puzzle.solution(board)
+    if route is None:
+        raise SearchError(f"{puzzle.name}: {puzzle.format(board)!r} cannot reach the goal")
+    if args.command == "distance":
+        print(len(route) - 1, file=out)
+    else:
+        out.write(show_boards(puzzle, [puzzle.format(b) for b in route]))
 
 
 def _build(puzzle, args, out):

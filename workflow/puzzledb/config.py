@@ -14,6 +14,7 @@ import yaml
 from puzzledb import puzzles
 from puzzledb.bfs import select
 from puzzledb.errors import BudgetError, ChoiceError, ConfigError, PuzzleError
+from puzzledb.puzzles.base import Catalogued
 from puzzledb.store import LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
@@ -51,10 +52,31 @@ def checked_search_plans(config, source="config"):
         for name in config[key]:
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
+    _check_catalogues(config, source)
     plans = search_plans(config, source)
     config["pdbs"] = pattern_partitions(config["pdbs"], source)
     _check_problem_sets(config, source)
     return plans
+
+
+def _check_catalogues(config, source):
+    """Catalogues listed under catalogues (and their jobs), puzzles under puzzles."""
+    for name in config["catalogues"]:
+        try:
+            puzzle = puzzles.get(name)
+        except PuzzleError as err:
+            raise ConfigError(f"{source}: catalogues: {err}") from None
+        if not isinstance(puzzle, Catalogued):
+            raise ConfigError(f"{source}: catalogues: {name!r} is a puzzle (a catalogue is "
+                              f"a blocks definition with catalogue: instead of board:)")
+    for name in config["catalogue_jobs"]:
+        if name not in config["catalogues"]:
+            raise ConfigError(f"{source}: catalogue_jobs.{name}: {name!r} is not in "
+                              f"catalogues")
+    for name in config["puzzles"]:
+        if name in puzzles.names() and isinstance(puzzles.get(name), Catalogued):
+            raise ConfigError(f"{source}: puzzles: {name!r} is a catalogue: list it under "
+                              f"catalogues")
 
 
 def _check_problem_sets(config, source):

@@ -127,3 +127,19 @@ def pattern_databases(results, puzzle=PUZZLE, partition="{partition}"):
 
 def pattern_table(results, puzzle=PUZZLE, partition="{partition}", tiles="{tiles}"):
     return f"{pattern_databases(results, puzzle, partition)}/{tiles}.h5"
+
+
+def catalogue(results, name=PUZZLE):
+    """A catalogue's table: one row per cluster that reaches the goal (report/catalogue.py)."""
+    return f"{puzzle_directory(results, name)}/catalogue.csv"
+
+
+def catalogue_summary(results, name=PUZZLE):
+    """A catalogue's clusters and minimal puzzles per number of moves."""
+    return f"{puzzle_directory(results, name)}/catalogue_summary.csv"
+
+
+def catalogue_part(results, name=PUZZLE, job="{job}", jobs="{jobs}"):
+    """The clusters of one catalogue job (job of jobs), before the merge."""
+    job, jobs = (x if isinstance(x, str) else f"{x:03d}" for x in (job, jobs))
+    return f"{puzzle_directory(results, name)}/catalogue/part_{job}of{jobs}.npz"

@@ -76,15 +76,17 @@ class Progress:
             self.bar.close()
 
 
-def load_kernels(puzzle, kernels, log):
+def load_kernels(puzzle, search, queries, log):
     """Load, or compile, what a search and its store's queries declare they call, before
-    the search's clock starts, saying so (a first use of a family compiles for a while)."""
+    the search's clock starts, saying so (a first use of a family compiles for a while).
+    The queries' kernels are only compiled where the cache lacks them: a query loads its
+    own."""
     log(f"{puzzle.name}: loading the kernels of its search and queries (compiled at their "
         f"first use, into {cache_directory()})")
     began = time.perf_counter()
-    count, compiled = prepare(kernels)
-    log(f"{puzzle.name}: {count} kernels ready in {time.perf_counter() - began:.2f} s "
-        f"({compiled} compiled, {count - compiled} loaded)")
+    counts = [prepare(search), prepare(queries, load=False)]
+    log(f"{puzzle.name}: {sum(c[0] for c in counts)} kernels ready in "
+        f"{time.perf_counter() - began:.2f} s ({sum(c[1] for c in counts)} compiled)")
 
 
 def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
@@ -106,7 +108,7 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     set_threads(threads)
     compiling = time.perf_counter()
     search = sink.new_search()
-    load_kernels(puzzle, search.kernels() + sink.query_kernels(), log)
+    load_kernels(puzzle, search.kernels(), sink.query_kernels(), log)
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
     try:

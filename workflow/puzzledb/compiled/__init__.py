@@ -87,23 +87,38 @@ def jit(function=None, *, parallel=False, inline="never"):
     return numba.njit(**options)(function)
 
 
-def prepare(calls):
+def prepare(calls, load=True):
     """Load, or compile, each kernel of `calls` for the types of its arguments, without
     running it.  `calls` is what a search or a store's queries declare they will call
     (pairs (kernel, arguments): a search's kernels(), a layer expansion's, a sink's), so
-    that compiling is paid before a search's clock starts and never inside it.  Returns
-    (kernels, compiled): how many distinct kernels and signatures, and how many of them the
-    cache did not hold."""
+    that compiling is paid before a search's clock starts and never inside it.  load=False:
+    a kernel the cache holds already is left there (a build's query kernels: compiled for
+    the queries, not loaded by the build).  Returns (kernels, compiled): how many distinct
+    kernels and signatures, and how many of them the cache did not hold."""
     done, compiled = set(), 0
     for kernel, args in calls:
         signature = tuple(kernel.typeof_pyval(arg) for arg in args)
         if (kernel, signature) in done:
             continue
         done.add((kernel, signature))
+        if not load and _in_cache(kernel, signature):
+            continue
         misses = sum(kernel.stats.cache_misses.values())
         kernel.compile(signature)
         compiled += sum(kernel.stats.cache_misses.values()) > misses
     return len(done), compiled
+
+
+def _in_cache(kernel, signature):
+    """Whether numba's disk cache holds `kernel` for `signature`: its index read, nothing
+    loaded.  Through numba's own cache methods (the key load_overload looks up), so a
+    numba that changes them gives False, and the kernel is loaded as before."""
+    try:
+        cache = kernel._cache
+        key = cache._index_key(signature, kernel.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except AttributeError:
+        return False
 
 
 def set_threads(threads):

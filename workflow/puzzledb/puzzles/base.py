@@ -472,6 +472,19 @@ class ChainedMoves:
         raise NotImplementedError
 
 
+class Catalogued:
+    """A catalogue of puzzles (sliding blocks: every board of a box around its goal pieces,
+    docs/blocks.md): `puzzledb catalogue`, and boards answered one by one by a search of
+    their cluster (`distance`, `solve`)."""
+
+    lacking = "not a catalogue (declare one with catalogue: instead of board:)"
+
+    def solution(self, board):
+        """An optimal solution from the board (the board first), None if it cannot reach
+        the goal."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class TilePartition:
     """Tiles split into disjoint groups, for additive pattern databases: a board of width x

@@ -3,9 +3,10 @@ puzzles are declared in builtin.yaml (BUILTIN), in the syntax of config.yaml's `
 which declares more of the same kind (schema-checked by config.py, registered by
 puzzles.define).  `build` turns either into a Puzzle, so there is one way to make a puzzle.
 
-A family is a Puzzle class whose constructor takes the name, the family's parameters as
-keywords (their defaults are the defaults of a definition) and a description; it raises
-DefinitionError naming the parameter at fault.
+A family is a Puzzle class (or a function choosing one: blocks, a puzzle or a catalogue)
+whose constructor takes the name, the family's parameters as keywords (their defaults are
+the defaults of a definition) and a description; it raises DefinitionError naming the
+parameter at fault.
 """
 
 import inspect
@@ -15,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from puzzledb.errors import ConfigError, DefinitionError
-from puzzledb.puzzles.blocks.puzzle import BlocksPuzzle
+from puzzledb.puzzles.blocks import blocks
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 from puzzledb.puzzles.flipit.puzzle import FlipItPuzzle
 from puzzledb.puzzles.pegs.puzzle import PegSolitaire
@@ -23,7 +24,7 @@ from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
 
 FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPuzzle,
-            "pegs": PegSolitaire, "permutation": PermutationPuzzle, "blocks": BlocksPuzzle}
+            "pegs": PegSolitaire, "permutation": PermutationPuzzle, "blocks": blocks}
 
 # read as package data, so that an installed wheel finds it as a source tree does
 BUILTIN_FILE = files("puzzledb.puzzles") / "builtin.yaml"

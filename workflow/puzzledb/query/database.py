@@ -4,8 +4,8 @@ of optimal solutions, positions at a given depth.
 Everything here reads the database through its store; nothing reaches into the engine.  For
 a reversible puzzle a state at depth d has a neighbour at depth d-1, so descending the
 layers (or a distance table's labels) gives an optimal solution, and summing over those
-neighbours counts all of them.  `descend`
-and `depths_of` work on any set of layers that answers contains(depth, ranks): the stored
+neighbours counts all of them.  `descend` (`descend_many`, many states at once) and
+`depths_of` work on any set of layers that answers contains(depth, ranks): the stored
 database here, or the goal layers held in memory by matching.py.
 """
 
@@ -48,6 +48,32 @@ def descend(puzzle, rank, depth, contains):
                              f"neighbour in layer {d}; the layers are inconsistent")
         path.append(keys.smallest(below))
     return path
+
+
+def descend_many(puzzle, ranks, depth, contains):
+    """descend from each of the states `ranks` of layer `depth` (one-word keys: ranks), all
+    of them a step at a time: their paths, a row each (int64), the same as descend's.  Each
+    step asks contains once for the neighbours of every path, so a layer's chunks are read
+    once for all of them, not once a path."""
+    from puzzledb.bfs.labels import neighbour_pairs  # loads numba, as neighbours does
+
+    paths = np.empty((len(ranks), depth + 1), dtype=np.int64)
+    paths[:, 0] = ranks
+    moves, work = np.int64(max(puzzle.max_moves, 1)), np.int64(max(puzzle.work_size, 1))
+    none = np.iinfo(np.int64).max
+    for step, d in enumerate(range(depth - 1, -1, -1), start=1):
+        sources, near = neighbour_pairs(np.ascontiguousarray(paths[:, step - 1]), moves,
+                                        work, puzzle.tables())
+        down = contains(d, near.astype(np.uint64))
+        best = np.full(len(ranks), none, dtype=np.int64)
+        np.minimum.at(best, sources[down], near[down])
+        stuck = np.flatnonzero(best == none)
+        if stuck.size:
+            raise LayerError(f"{puzzle.name}: state {paths[stuck[0], step - 1]} of layer "
+                             f"{d + 1} has no neighbour in layer {d}; the layers are "
+                             f"inconsistent")
+        paths[:, step] = best
+    return paths
 
 
 class LayerLookup:

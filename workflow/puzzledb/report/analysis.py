@@ -9,8 +9,9 @@ import io
 
 import numpy as np
 
+from puzzledb import keys
 from puzzledb.puzzles.base import show_boards
-from puzzledb.query.database import descend
+from puzzledb.query.database import descend, descend_many
 from puzzledb.store.files import write_text
 
 ANTIPODE_ROUTES = 1000  # deepest positions written as move sequences, at most
@@ -97,11 +98,13 @@ def antipode_moves(db, limit=ANTIPODE_ROUTES):
     names (a line a permutation puzzle reads as a board).  None for a partial database."""
     if db.partial:
         return []
-    out = []
-    for rank in db.positions_at(db.max_depth)[:limit].tolist():
-        path = descend(db.puzzle, rank, db.max_depth, db.contains)
-        out.append(" ".join(db.puzzle.route_moves(path[::-1])))
-    return out
+    ranks = db.positions_at(db.max_depth)[:limit]
+    if db.puzzle.key_words == 1:  # all at once (descend_many); wide keys one by one
+        paths = descend_many(db.puzzle, ranks, db.max_depth, db.contains).tolist()
+    else:
+        paths = [descend(db.puzzle, key, db.max_depth, db.contains)
+                 for key in keys.key_ints(ranks)]
+    return [" ".join(db.puzzle.route_moves(path[::-1])) for path in paths]
 
 
 def write_antipode_moves(db, path):

@@ -1,6 +1,6 @@
 """The Snakemake adapter: what the rules ask of the library, one module per rule file
 (common.py for rules/common.smk and what the rule files share, bfs.py, frontier.py,
-analysis.py with the default target, pdbs.py), and how a rule's script runs as a job
+analysis.py with the default target, pdbs.py, catalogue.py), and how a rule's script runs as a job
 (job.py; frontier_job.py gives a frontier rule's job its search).  What the rule files
 import plans only and loads no compiled code, so parsing the Snakefile stays quick."""
 

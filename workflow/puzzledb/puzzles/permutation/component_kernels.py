@@ -112,12 +112,16 @@ def _class_unrank(value, n, counts, weights, base, classes, cls):
 @jit(inline="always")
 def component(t, c):
     """(code, n, k, digits, total, parity, base, classes, counts, weights, wild, perm,
-    twist, illegal, move_at, slot_at, forward) of kernel component c."""
+    twist, illegal, move_at, slot_at, forward, cuts, parts) of kernel component c; a
+    permutation cut into parts (past a word) has parts > 1, part p's Lehmer digits
+    cuts[p] .. cuts[p + 1] - 1."""
     base = t.kc_class_at[c]
+    first = t.kc_cut_at[c]
     return (t.kc_code[c], t.kc_n[c], t.kc_k[c], t.kc_digits[c], t.kc_total[c],
             t.kc_parity[c], base, t.kc_class_at[c + 1] - base, t.kc_counts, t.kc_weights,
             t.kc_wild, t.kc_perm, t.kc_twist, t.kc_illegal, t.kc_move_at[c],
-            t.kc_slot_at[c], t.forward)
+            t.kc_slot_at[c], t.forward, t.kc_cuts[first:t.kc_cut_at[c + 1]],
+            t.kc_cut_at[c + 1] - first - 1)
 
 
 @jit(inline="always")
@@ -178,8 +182,18 @@ def rank(d, cls, ori):
 def image(d, m, cls, ori, cls2, ori2):
     """The value of the component after move m (of the metric) of the slots cls, ori; -1
     when a piece lands where it never stands (Illegal)."""
+    value = -1
+    if _moved(d, m, cls, ori, cls2, ori2):
+        value = rank(d, cls2, ori2)
+    return value
+
+
+@jit(inline="always")
+def _moved(d, m, cls, ori, cls2, ori2):
+    """The slots cls, ori after move m into cls2, ori2; whether every piece stands where
+    it may (Illegal)."""
     code, n, k = d[0], d[1], d[2]
-    perm, twist, illegal, move_at, slot_at, forward = d[11:]
+    perm, twist, illegal, move_at, slot_at, forward = d[11:17]
     at = move_at + m * n
     legal = True
     if code != ORI:  # the pieces
@@ -194,10 +208,64 @@ def image(d, m, cls, ori, cls2, ori2):
             j = perm[at + i]
             o = ori[j] + twist[at + j]
             ori2[i] = o - k if o >= k else o
-    value = -1
-    if legal:
-        value = rank(d, cls2, ori2)
-    return value
+    return legal
+
+
+# A permutation too large for a word is cut into parts (layout._cuts): its Lehmer digits
+# in groups, part p the number its digits make (the radices n - i of its digits i), the
+# last halved for an even factor.  Each part is a block of the key; a row decodes them
+# together (unrank_part each, then pieces_of_digits) and images_of_parts gives every
+# part's image after a move.
+
+
+@jit(inline="always")
+def unrank_part(d, p, value, cls):
+    """Part p's Lehmer digits, from its value, into cls (digits: pieces_of_digits makes
+    them pieces once every part is in)."""
+    code, n, cuts = d[0], d[1], d[17]
+    start, stop = cuts[p], cuts[p + 1]
+    if code == EVEN and stop == n:
+        value *= 2
+    for i in range(stop - 1, start - 1, -1):
+        q = value // (n - i)
+        cls[i] = value - q * (n - i)
+        value = q
+
+
+@jit(inline="always")
+def pieces_of_digits(d, cls):
+    """The permutation whose Lehmer digits cls holds, in place (an even factor's: the
+    even one of the two twins)."""
+    code, n, parity = d[0], d[1], d[5]
+    used = np.uint64(0)
+    for i in range(n):
+        v = lowest_bit(pdep(ONE << np.uint64(cls[i]), ~used))
+        used |= ONE << v
+        cls[i] = np.int64(v)
+    if code == EVEN and _lehmer(cls, n)[1] & 1 != parity:
+        v = cls[n - 1]
+        cls[n - 1] = cls[n - 2]
+        cls[n - 2] = v
+
+
+@jit(inline="always")
+def images_of_parts(d, m, cls, ori, cls2, ori2, images, at, stride):
+    """Each part's value after move m of the slots cls into images[at + p * stride] (-1
+    every part when a piece lands where it never stands)."""
+    code, n, cuts, parts = d[0], d[1], d[17], d[18]
+    legal = _moved(d, m, cls, ori, cls2, ori2)
+    used = np.uint64(0)
+    for i in range(n):  # the Lehmer digits, into ori2 (a permutation has no orientations)
+        v = np.uint64(cls2[i])
+        ori2[i] = cls2[i] - np.int64(popcount(used & ((ONE << v) - ONE)))
+        used |= ONE << v
+    for p in range(parts):
+        value = 0
+        for i in range(cuts[p], cuts[p + 1]):
+            value = value * (n - i) + ori2[i]
+        if code == EVEN and cuts[p + 1] == n:
+            value //= 2
+        images[at + p * stride] = value if legal else -1
 
 
 @jit(parallel=True)

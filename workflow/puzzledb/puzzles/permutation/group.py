@@ -6,7 +6,12 @@ orbits) is known to be sparse before any search."""
 
 from math import prod
 
-MAX_DEGREE = 4096  # points past which the order is not computed (None)
+# Points past which the order is not computed (None): Schreier-Sims in plain Python, which
+# every config check of the puzzle runs (the sparse rank space, bfs.select), took 0.25 s
+# for the 3x3x3's 48 points and 1 s for the master pyraminx's 52, but 5 s for the FTO's 60
+# and 45 s for the 4x4x4's 72 (a loaded machine); the megaminx's 120 did not end in two
+# minutes.  Past it the rank space is not known to be sparse: a depth limit builds a prefix.
+MAX_DEGREE = 56
 
 
 def move_points(sets, move):

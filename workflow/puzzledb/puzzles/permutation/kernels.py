@@ -36,7 +36,14 @@ from puzzledb.expansion.words import (
     mark_sorted,
     units_active,
 )
-from puzzledb.puzzles.permutation.component_kernels import component, image, unrank
+from puzzledb.puzzles.permutation.component_kernels import (
+    component,
+    image,
+    images_of_parts,
+    pieces_of_digits,
+    unrank,
+    unrank_part,
+)
 from puzzledb.puzzles.permutation.layout import PermutationTables
 
 UNIT_STATES = 1 << 16  # states of the rows a thread takes as one unit of work
@@ -52,16 +59,25 @@ def _view(t):
     cost)."""
     return (t.hi_radix, t.hi_weight, t.hi_kernel, t.hi_offset, t.hi_tables, t.hi_select,
             t.select_tables, t.lo_moves, t.lo_size, t.moves, t.kc_scratch, t.lo_table,
-            t.hi_word)
+            t.hi_word, t.hi_part)
 
 
 @jit(inline="always")
-def _block_images(t, view, b, d, images, columns, scratch):
-    """images[b * moves + m]: high block b's value d after each move m (-1: Illegal); a
-    split permutation's high block also sets columns[m], the low table's column."""
+def _digit(view, key, b):
+    """High block b's digit of a key."""
+    hi_radix, hi_weight, hi_word = view[0], view[1], view[12]
+    return (word_of(key, hi_word[b]) // hi_weight[b]) % hi_radix[b]
+
+
+@jit(inline="always")
+def _block_images(t, view, b, key, images, columns, scratch):
+    """images[b * moves + m]: high block b's digit of the key after each move m (-1:
+    Illegal); a split permutation's high block also sets columns[m], the low table's
+    column; the first part of a permutation cut into parts, every part's."""
     _, _, hi_kernel, hi_offset, hi_tables, hi_select, select_tables = view[:7]
     moves, s = view[9], view[10]
     c = hi_kernel[b]
+    d = _digit(view, key, b)
     if c < 0:
         base = hi_offset[b] + d * moves
         for m in range(moves):
@@ -74,9 +90,17 @@ def _block_images(t, view, b, d, images, columns, scratch):
         cls, ori = scratch[:s], scratch[s:2 * s]
         cls2, ori2 = scratch[2 * s:3 * s], scratch[3 * s:4 * s]
         data = component(t, c)
-        unrank(data, d, cls, ori)
-        for m in range(moves):
-            images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
+        parts = data[18]
+        if parts == 1:
+            unrank(data, d, cls, ori)
+            for m in range(moves):
+                images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
+        else:
+            for p in range(parts):
+                unrank_part(data, p, _digit(view, key, b + p), cls)
+            pieces_of_digits(data, cls)
+            for m in range(moves):
+                images_of_parts(data, m, cls, ori, cls2, ori2, images, b * moves + m, moves)
 
 
 @jit
@@ -86,15 +110,18 @@ def _row_targets(t, view, key, cache, images, target, columns, scratch):
     move breaks an Illegal rule; columns[m]: the low table's column for move m.  cache[b]
     is the digit of high block b whose images `images` holds (-1: none), so that rows
     sharing a block's digit decode it once."""
-    hi_radix, hi_weight, hi_word = view[0], view[1], view[12]
+    hi_radix, hi_weight, hi_word, hi_part = view[0], view[1], view[12], view[13]
     moves = view[9]
     width = width_of(key)
     blocks = hi_radix.size
     for b in range(blocks):
-        d = (word_of(key, hi_word[b]) // hi_weight[b]) % hi_radix[b]
-        if cache[b] != d:
-            _block_images(t, view, b, d, images, columns, scratch)
-            cache[b] = d
+        if cache[b] != _digit(view, key, b):
+            first = b - hi_part[b]  # a part of a permutation cut into parts: all of them
+            _block_images(t, view, first, key, images, columns, scratch)
+            q = first
+            while q < blocks and (q == first or hi_part[q] > 0):
+                cache[q] = _digit(view, key, q)
+                q += 1
     for m in range(moves):
         at = m * width
         for w in range(width):

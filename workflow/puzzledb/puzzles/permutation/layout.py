@@ -57,10 +57,10 @@ WORD_MASK = (1 << WORD_BITS) - 1
 PermutationTables = namedtuple(
     "PermutationTables",
     "lo_moves lo_table lo_size moves hi_tables hi_offset hi_radix hi_weight hi_word key_words "
-    "hi_kernel hi_select "
+    "hi_part hi_kernel hi_select "
     "select_tables size forward kc_code kc_n kc_k kc_digits kc_total kc_parity "
     "kc_class_at kc_counts kc_weights kc_wild kc_slot_at kc_illegal kc_move_at kc_perm "
-    "kc_twist kc_scratch")
+    "kc_twist kc_cut_at kc_cuts kc_scratch")
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +75,8 @@ class Part:
         c = self.component
         if self.role == "whole":
             return c.count
+        if self.role.startswith("part"):
+            return c.part_radices[int(self.role[4:])]
         low = split.low_radix(c)
         return low if self.role == "low" else c.count // low
 
@@ -106,7 +108,11 @@ class Layout:
         self.compiled = sorted(compiled, key=lambda c: -c.count)
         for c in self.compiled:  # numbered class by class: no division in the kernels
             c.by_class = c.kind in ("multiset", "wild")
-        self.blocks = [[Part(c)] for c in self.compiled] + blocks + [low_block]
+            if c.count > WORD_LIMIT and c.kind in ("perm", "even"):
+                c.cuts = _cuts(len(c.slots))
+        self.blocks = [[Part(c, f"part{p}")] if c.cuts else [Part(c)]
+                       for c in self.compiled for p in range(len(c.cuts) + 1)] + \
+            blocks + [low_block]
         self.sizes = [prod(x.radix for x in b) for b in self.blocks]
         self.size = prod(self.sizes)
         self.lo_size = self.sizes[-1]
@@ -116,14 +122,13 @@ class Layout:
                            for word in range(self.key_words)]
         self.weights = {}  # (component, role) -> (its word, its weight in the word)
         self.block_at = [None] * len(self.blocks)  # the same of each block's value
-        weight, word = 1, self.key_words - 1
+        weights = [1] * self.key_words  # each word's, from its least significant block
         for b in range(len(self.blocks) - 1, -1, -1):
-            if self.block_words[b] != word:
-                weight, word = 1, self.block_words[b]
-            self.block_at[b] = (word, weight)
+            word = self.block_words[b]
+            self.block_at[b] = (word, weights[word])
             for part in reversed(self.blocks[b]):
-                self.weights[(id(part.component), part.role)] = (word, weight)
-                weight *= part.radix
+                self.weights[(id(part.component), part.role)] = (word, weights[word])
+                weights[word] *= part.radix
 
     def _at(self, word, weight, value):
         """A digit's share of the key (an int, or an array of one-word ranks)."""
@@ -133,6 +138,12 @@ class Layout:
     def place(self, c, value):
         """The share of a component's value (int or array) in the key (an int: the rank,
         or the words of a wider key read as one number; arrays: one-word ranks)."""
+        if c.cuts:  # its parts, the value's mixed-radix digits, each in its block
+            total = 0
+            for p, radix in reversed(list(enumerate(c.part_radices))):
+                value, digit = divmod(int(value), radix)
+                total += self._at(*self.weights[(id(c), f"part{p}")], digit)
+            return total
         if c is self.split:
             low = split.low_radix(c)
             return self._at(*self.weights[(id(c), "high")], value // low) + \
@@ -150,6 +161,11 @@ class Layout:
         if c is self.split:
             low = split.low_radix(c)
             return digit("high", c.count // low) * low + digit("low", low)
+        if c.cuts:
+            value = 0
+            for p, radix in enumerate(c.part_radices):
+                value = value * radix + digit(f"part{p}", radix)
+            return value
         return digit("whole", c.count)
 
     def table_bytes(self, moves):
@@ -179,18 +195,36 @@ class Layout:
         return len(block) == 1 and block[0].component in self.compiled
 
 
+def _cuts(n):
+    """Where the parts of a permutation of n pieces too large for a word start: its
+    Lehmer digits (radices n, n - 1, ..., 1) cut greedily, each part's radices' product at
+    most WORD_LIMIT."""
+    cuts, product = [], 1
+    for i in range(n):
+        if product * (n - i) > WORD_LIMIT:
+            cuts.append(i)
+            product = 1
+        product *= n - i
+    return tuple(cuts)
+
+
 def _packed(sizes):
-    """The word of each block (sizes: the blocks' values, most significant first), packed
-    greedily from the first: a block goes into the word of the one before while their
-    product stays below WORD_LIMIT, so the first word holds the most significant blocks and
-    no block is split.  [0, ...]: one word, the plain rank."""
-    words, product, word = [], 1, 0
-    for n in sizes:
-        if product * n > WORD_LIMIT:
-            word, product = word + 1, 1
+    """The word of each block (sizes: the blocks' values, most significant first, the low
+    block last), first fit: a block goes into the first word it fits (their product at
+    most WORD_LIMIT), so the first word holds the most significant blocks and as much as
+    fits beside them, and no block is split; the low block into the last word, as its
+    least significant digit.  [0, ...]: one word, the plain rank."""
+    words, products = [], []
+    for n in sizes[:-1]:
+        word = next((w for w, p in enumerate(products) if p * n <= WORD_LIMIT),
+                    len(products))
+        if word == len(products):
+            products.append(1)
+        products[word] *= n
         words.append(word)
-        product *= n
-    return words
+    if not products or products[-1] * sizes[-1] > WORD_LIMIT:
+        products.append(1)
+    return words + [len(products) - 1]
 
 
 def _grouped(tabled):
@@ -225,7 +259,8 @@ def check_size(layout, sets, moves):
         if n > WORD_LIMIT:
             what = " x ".join(p.component.describe(sets) for p in block)
             raise DefinitionError("file", f"{what}: {in_short(n)} values, past the 2^63 a "
-                                          f"word of a key holds (a factor is never split "
+                                          f"word of a key holds (of the factors, only a "
+                                          f"permutation of distinct pieces is cut into parts "
                                           f"across words)")
     tables = layout.table_bytes(moves)
     if tables > 2 * MAX_TABLE_BYTES:
@@ -323,12 +358,14 @@ def make_tables(layout, moves, forward):
         low = np.ascontiguousarray(by_value.reshape(-1, count).T)
     kernel = [layout.compiled.index(b[0].component) if layout.is_compiled(b) else -1
               for b in hi]
+    part = [int(b[0].role[4:]) if b[0].role.startswith("part") else 0 for b in hi]
     select = [0 if b[0].role == "high" else -1 for b in hi]
     return PermutationTables(
         low.ravel(), by_value, np.int64(layout.lo_size), np.int64(count),
         np.concatenate(tables + [np.zeros(1, np.int32)]), offsets,
         np.array(layout.sizes[:-1], dtype=np.int64), np.array(weights, dtype=np.int64),
         np.array(words, dtype=np.int64), np.int64(layout.key_words),
+        np.array(part or [0], dtype=np.int64),
         np.array(kernel, dtype=np.int64), np.array(select, dtype=np.int64),
         np.concatenate(selects + [np.zeros(1, np.int32)]),
         np.int64(layout.size if layout.key_words == 1 else 0),
@@ -338,14 +375,14 @@ def make_tables(layout, moves, forward):
 def compiled_data(components, moves):
     """The kc_* fields of the tables: each compiled component's numbering and moves."""
     ints = {key: [] for key in ("code", "n", "k", "digits", "total", "parity")}
-    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist = \
-        [0], [], [], [], [0], [], [0], [], []
+    class_at, counts, weights, wild, slot_at, illegal, move_at, perm, twist, cut_at, cuts = \
+        [0], [], [], [], [0], [], [0], [], [], [0], []
     for c in components:
         n = len(c.slots)
         for key, value in zip(ints, (c.code, n, c.k, c.digits, c.total, c.parity)):
             ints[key].append(value)
         counts += list(c.counts)
-        weights += class_weights(c.counts) if c.counts else []
+        weights += class_weights(c.counts) if c.by_class else [0] * len(c.counts)
         wild += [int(w) for w in c.wild] if c.wild else [0] * len(c.counts)
         class_at.append(len(counts))
         masks = [0] * n
@@ -358,9 +395,11 @@ def compiled_data(components, moves):
             perm += local
             twist += tw
         move_at.append(len(perm))
+        cuts += [0, *c.cuts, n]  # each part's first Lehmer digit, and one past the last
+        cut_at.append(len(cuts))
     scratch = max([len(c.slots) for c in components] + [1])
     arrays = [np.array(ints[key] or [0], dtype=np.int64) for key in ints]
     more = [np.array(x or [0], dtype=np.int64) for x in (class_at, counts, weights, wild,
                                                          slot_at, illegal, move_at, perm,
-                                                         twist)]
+                                                         twist, cut_at, cuts)]
     return (*arrays, *more, np.int64(scratch))

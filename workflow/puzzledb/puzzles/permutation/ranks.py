@@ -4,7 +4,7 @@ plain numpy (rows of slots <-> values), the reference of the compiled ones
 (component_kernels.py) and what the move tables are made with (layout.py)."""
 
 from dataclasses import dataclass, field
-from math import comb, factorial
+from math import comb, factorial, prod
 
 import numpy as np
 
@@ -37,6 +37,19 @@ class Component:
     illegal: tuple = field(default=())  # (local slot, class) never together (Illegal)
     split: int = 0  # 'perm', 'even': numbered by where each piece is (layout.py's split)
     by_class: bool = False  # 'multiset', 'wild': numbered class by class (compiled ones)
+    cuts: tuple = ()  # 'perm', 'even' past a word: where its parts' Lehmer digits start
+
+    @property
+    def part_radices(self):
+        """The values of each part of a factor cut into parts (cuts): the product of the
+        radices n - i of its Lehmer digits i, the last halved for an even factor (whose
+        value is the lexicographic rank halved); [count] for a factor in one piece."""
+        if not self.cuts:
+            return [self.count]
+        n, bounds = len(self.slots), (0, *self.cuts, len(self.slots))
+        radices = [prod(range(n - e + 1, n - s + 1)) for s, e in zip(bounds, bounds[1:])]
+        radices[-1] //= 2 if self.kind == "even" else 1
+        return radices
 
     @property
     def code(self):
@@ -290,7 +303,11 @@ def _value_digits(values, k, width):
 
 def component_values(c, classes, oris):
     """The values of rows of a component's slots: class indices and orientations, one
-    column per slot (an arrangement reads classes only, 'ori' orientations only)."""
+    column per slot (an arrangement reads classes only, 'ori' orientations only).  A factor
+    past int64 (cut into parts): Python ints, in an object array."""
+    if c.cuts:
+        return np.array([lehmer_rank(row) // (2 if c.kind == "even" else 1)
+                         for row in np.asarray(classes).tolist()], dtype=object)
     if c.kind == "ori":
         return _digits_value(oris[:, :c.digits], c.k)
     if c.split:  # the positions of pieces 0, 1, ... instead of the pieces of slots 0, 1, ...
@@ -306,8 +323,16 @@ def component_values(c, classes, oris):
 def component_rows(c, values):
     """(classes, orientations) of the values of a component: component_values inverted
     (what a component does not hold reads 0)."""
-    values = np.asarray(values, dtype=np.int64)
     n = len(c.slots)
+    if c.cuts:
+        rows = [lehmer_row(int(v) * (2 if c.kind == "even" else 1), n) for v in values]
+        classes = np.array(rows, dtype=np.int64).reshape(len(rows), n)
+        if c.kind == "even":  # the odd twin: the last two swapped
+            wrong = parity_rows(classes) != c.parity
+            classes[wrong, n - 2], classes[wrong, n - 1] = \
+                classes[wrong, n - 1], classes[wrong, n - 2].copy()
+        return classes, np.zeros_like(classes)
+    values = np.asarray(values, dtype=np.int64)
     classes = np.zeros((values.size, n), dtype=np.int64)
     oris = np.zeros((values.size, n), dtype=np.int64)
     if c.kind == "ori":
@@ -326,6 +351,26 @@ def component_rows(c, values):
     if c.split:
         classes = inverse_rows(classes)
     return classes, oris
+
+
+def lehmer_rank(row):
+    """The lexicographic rank of a permutation of 0..n-1, a Python int of any size."""
+    rank, left = 0, sorted(row)
+    for v in row:
+        i = left.index(v)
+        rank = rank * len(left) + i
+        left.pop(i)
+    return rank
+
+
+def lehmer_row(rank, n):
+    """The permutation of 0..n-1 of lexicographic rank `rank`: lehmer_rank inverted."""
+    digits = []
+    for radix in range(1, n + 1):
+        rank, d = divmod(rank, radix)
+        digits.append(d)
+    left = list(range(n))
+    return [left.pop(d) for d in reversed(digits)]
 
 
 def even_rows(values, counts, parity):

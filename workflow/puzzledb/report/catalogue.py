@@ -1,0 +1,121 @@
+"""The catalogue of a box (puzzles/blocks/catalogue.py): its clusters searched by jobs, each
+taking blocks of BLOCK candidate boards in turn (job j of J the blocks j, j + J, ...), each
+cluster by the job holding its least board; their parts merged into catalogue.csv (one row
+per cluster that reaches the goal, the hardest first) and catalogue_summary.csv; and the
+queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+
+import csv
+import io
+import zipfile
+
+import numpy as np
+
+from puzzledb.errors import StorageError
+from puzzledb.store.files import atomic_file, write_text
+
+BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
+COLUMNS = ("moves", "board", "states", "minimal", "counts")
+SUMMARY = ("moves", "clusters", "minimal")
+
+
+def search_part(puzzle, job, jobs, path, log=None):
+    """Job `job` (0-based) of `jobs`: the clusters whose least board is in its blocks,
+    written to path (npz, whole or not at all)."""
+    kernels, tables = puzzle.compiled, puzzle.tables()
+    walk = kernels.new_walk(tables, puzzle.catalogue.walls)
+    search, more = kernels.new_search(tables), kernels.new_search(tables)
+    keys = np.empty((BLOCK, tables.empty.size), np.uint64)
+    walls = np.empty(BLOCK, np.uint64)
+    found = {name: [] for name in ("info", "far", "walls", "counts")}
+    block = candidates = 0
+    while True:
+        lo = (block * jobs + job) * BLOCK
+        count = kernels.boards(tables, walk, lo, lo + BLOCK, keys, walls)
+        if count == 0:
+            break
+        candidates += count
+        info, far, spans, counts, search, more = kernels.clusters(tables, keys, walls, count,
+                                                                  search, more)
+        found["info"].append(info[:, 1:])
+        found["far"].append(far)
+        found["walls"].append(walls[info[:, 0]])
+        found["counts"].append(np.split(counts, spans[1:-1]) if len(info) else [])
+        block += 1
+        if log:
+            log(f"{puzzle.name}: job {job + 1} of {jobs}: {candidates:,} candidates, "
+                f"{sum(len(i) for i in found['info']):,} clusters")
+    _write_part(path, tables, found, candidates)
+
+
+def _write_part(path, tables, found, candidates):
+    words = tables.empty.size
+    info = np.concatenate(found["info"] or [np.empty((0, 3), np.int64)])
+    counts = [c for block in found["counts"] for c in block]
+    spans = np.cumsum([0] + [len(c) for c in counts])
+    with atomic_file(path) as tmp, open(tmp, "wb") as f:
+        np.savez(f, states=info[:, 0], moves=info[:, 1], minimal=info[:, 2].astype(bool),
+                 far=np.concatenate(found["far"] or [np.empty((0, words), np.uint64)]),
+                 walls=np.concatenate(found["walls"] or [np.empty(0, np.uint64)]),
+                 spans=spans, counts=np.concatenate(counts or [np.empty(0, np.int64)]),
+                 candidates=np.int64(candidates))
+
+
+def _read_part(path):
+    try:
+        with np.load(path) as part:
+            return {name: part[name] for name in part.files}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
+        raise StorageError(f"{path}: not a catalogue part ({err})") from None
+
+
+def read_parts(parts):
+    """The jobs' parts, read whole: StorageError naming one that is not."""
+    return [_read_part(p) for p in parts]
+
+
+def merge(puzzle, parts, table_path, summary_path):
+    """catalogue.csv and catalogue_summary.csv from the jobs' parts: the rows by moves, the
+    most first, then by board (the catalogue's order of boards: its keys)."""
+    read = read_parts(parts)
+    far = np.concatenate([p["far"] for p in read])
+    walls = np.concatenate([p["walls"] for p in read])
+    moves = np.concatenate([p["moves"] for p in read])
+    states = np.concatenate([p["states"] for p in read])
+    minimal = np.concatenate([p["minimal"] for p in read])
+    counts = [c for p in read for c in np.split(p["counts"], p["spans"][1:-1])]
+    order = np.lexsort(tuple(far[:, w] for w in range(far.shape[1] - 1, -1, -1)) + (-moves,))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for i in order.tolist():
+        writer.writerow((int(moves[i]), puzzle.format(puzzle.board_of_key(far[i], walls[i])),
+                         int(states[i]), "true" if minimal[i] else "false",
+                         " ".join(str(int(c)) for c in counts[i])))
+    write_text(table_path, out.getvalue())
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SUMMARY)
+    for m in sorted(set(moves.tolist()), reverse=True):
+        writer.writerow((m, int((moves == m).sum()), int(((moves == m) & minimal).sum())))
+    write_text(summary_path, out.getvalue())
+
+
+def rows(path, moves=None, min_moves=None, limit=None, minimal_only=False):
+    """The rows of catalogue.csv (dicts of COLUMNS) with these moves (or at least
+    min_moves), at most limit of them, in the table's order (the hardest first)."""
+    found = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            m = int(row["moves"])
+            if min_moves is not None and m < min_moves:
+                break  # the table runs from the most moves down
+            if moves is not None and m < moves:
+                break
+            if moves is not None and m != moves:
+                continue
+            if minimal_only and row["minimal"] != "true":
+                continue
+            found.append(row)
+            if limit is not None and len(found) >= limit:
+                break
+    return found

@@ -1,0 +1,47 @@
+# The catalogues of config catalogues (docs/blocks.md, "The catalogue"): every board of a box
+# around its goal pieces, its clusters searched by catalogue_part jobs (config
+# catalogue_jobs), each cluster by the job holding its least board, then merged.
+
+from puzzledb.rules.catalogue import CatalogueRules
+
+CATALOGUE = CatalogueRules(config)
+
+
+rule catalogue_part:
+    # One job's share of the candidate boards (blocks job, job + jobs, ...), written whole or
+    # not at all: a job killed is run again, the others' parts are kept.
+    output:
+        paths.catalogue_part(RESULTS),
+    wildcard_constraints:
+        job=r"\d+",
+        jobs=r"\d+",
+    log:
+        paths.log(PUZZLE, "catalogue_{job}of{jobs}"),
+    benchmark:
+        paths.benchmark(PUZZLE, "catalogue_{job}of{jobs}")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/catalogue_part.py"
+
+
+rule catalogue:
+    input:
+        CATALOGUE.parts,
+    output:
+        table=report(
+            paths.catalogue(RESULTS),
+            caption="../report/catalogue.rst",
+            category="{puzzle}",
+            subcategory="catalogue",
+            labels={"content": "every cluster that reaches the goal"},
+        ),
+        summary=paths.catalogue_summary(RESULTS),
+    log:
+        paths.log(PUZZLE, "catalogue"),
+    benchmark:
+        paths.benchmark(PUZZLE, "catalogue")
+    conda:
+        "../envs/puzzledb.yaml"
+    script:
+        "../../scripts/catalogue.py"

@@ -202,7 +202,7 @@ class Puzzle(Capabilities):
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
-    classes     -- True when a key stands for a class of positions, the puzzle's searched
+    symmetric   -- True when a key stands for a class of positions, the puzzle's searched
                    up to its symmetries (puzzles/symmetric.py): the store weighs them
     drawn       -- True when a board is shown as a drawing, one row a line, boards
                    separated by a blank line (sliding blocks: `solve`, antipodes.txt);
@@ -225,7 +225,7 @@ class Puzzle(Capabilities):
     max_moves = 0
     graded = False
     reversible = True
-    classes = False
+    symmetric = False
     drawn = False
     every_placement = False
     key_words = 1

@@ -20,7 +20,7 @@ from puzzledb.puzzles.base import Puzzle
 class Classes(Puzzle):
     """`puzzle` searched up to `group`: boards and ranks are the puzzle's, keys canonical."""
 
-    classes = True  # keys stand for classes: the store sums class_sizes beside the count
+    symmetric = True  # keys stand for classes: the store sums class_sizes beside the count
 
     def __init__(self, puzzle, group):
         self.base = puzzle

@@ -141,7 +141,7 @@ class LayerStore:
         # keys that stand for classes are weighed as they are written: each layer's file and
         # listing say the positions beside the keys (puzzles/symmetric.py)
         self.weigh = (lambda keys: int(puzzle.class_sizes(keys).sum())) \
-            if puzzle.classes else None
+            if puzzle.symmetric else None
 
     def path(self, depth):
         return self.directory / layer_name(depth)

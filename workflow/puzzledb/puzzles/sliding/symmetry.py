@@ -17,9 +17,9 @@ from puzzledb.puzzles.sliding.metrics import SingleTile
 from puzzledb.puzzles.sliding.rankings import MultisetTables, PermutationTables
 
 # the base tables' fields, and the symmetries' (one flat namedtuple: numba's parallel loops
-# take no nested one): cell maps and renamings (one row each), how many, where the kernel's
-# scratch boards start in its work array
-SYMMETRY_FIELDS = ("sy_cells", "sy_rename", "sy_count", "sy_work")
+# take no nested one): cell maps, their inverses and renamings (one row each), how many,
+# where the kernel's scratch starts in its work array
+SYMMETRY_FIELDS = ("sy_cells", "sy_back", "sy_rename", "sy_count", "sy_work")
 SYMMETRIC = {base: namedtuple(f"Symmetric{base.__name__}", base._fields + SYMMETRY_FIELDS)
              for base in (PermutationTables, MultisetTables)}
 
@@ -77,14 +77,15 @@ class SlidingSymmetry:
 
     @property
     def work_size(self):
-        return self.puzzle.work_size + 2 * self.puzzle.cells
+        return self.puzzle.work_size + 3 * self.puzzle.cells
 
     @cached_property
     def _tables(self):
         import_module(self.kernels)  # registered before the tables reach numba
         base = self.puzzle.tables()
+        cells = np.array([c for c, _ in self.maps], dtype=np.int64)
         return SYMMETRIC[type(base)](
-            *base, np.array([c for c, _ in self.maps], dtype=np.int64),
+            *base, cells, np.argsort(cells, axis=1),
             np.array([r for _, r in self.maps], dtype=np.int64),
             np.int64(len(self.maps)), np.int64(self.puzzle.work_size))
 

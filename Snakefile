@@ -4,6 +4,11 @@
 # report.zip` archives what the rules mark with report(), with run statistics.
 # `snakemake pdbs` builds the additive pattern databases of config `pdbs` (rules/pdbs.smk).
 
+from snakemake.utils import min_version
+
+min_version("8.0")  # the version pyproject.toml requires
+
+
 configfile: "config.yaml"
 
 

@@ -53,15 +53,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, resource, sys, time
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
+from puzzledb.query.kinds import KINDS
 if sys.argv[4]:
     load_definitions(sys.argv[4])
 puzzle = puzzles.get(sys.argv[1])
-report = in_memory.build(puzzle, sys.argv[2], threads=int(sys.argv[3]), progress=True,
-                         log=lambda m: print(m, file=sys.stderr, flush=True),
-                         memory_mb=int(sys.argv[6]), store=sys.argv[5],
-                         checkpoint_minutes=float(sys.argv[7]))
+plan = select.choose(puzzle, KINDS[sys.argv[5]], int(sys.argv[6]),
+                     checkpoint_minutes=float(sys.argv[7]))
+report = in_memory.build(puzzle, sys.argv[2], plan, threads=int(sys.argv[3]), progress=True,
+                         log=lambda m: print(m, file=sys.stderr, flush=True))
 print(json.dumps(dict(report.__dict__, ranks=puzzle.size, cpu=time.process_time(),
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
 """

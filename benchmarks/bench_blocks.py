@@ -42,8 +42,9 @@ DESIGN = """
 import sys, time
 import numba
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
+from puzzledb.query.kinds import KINDS
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report.design import design
 numba.set_num_threads(int(sys.argv[3]))
@@ -51,7 +52,8 @@ load_definitions(sys.argv[4])
 puzzle = puzzles.get(sys.argv[1])
 started = time.perf_counter()
 report = in_memory.build(puzzle, sys.argv[2] + "/" + sys.argv[1] + "/layers",
-                         threads=int(sys.argv[3]), progress=False, log=lambda m: None)
+                         select.choose(puzzle, KINDS["layers"]), threads=int(sys.argv[3]),
+                         progress=False, log=lambda m: None)
 built = time.perf_counter()
 with DepthDatabase.open(sys.argv[1], sys.argv[2]) as db:
     table = design(db)

@@ -37,9 +37,11 @@ SEED_TABLE = {  # seed 002; 30 stands for "30 moves or fewer"
 BUILD = """
 import json, resource, sys
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
-report = in_memory.build(puzzles.get("fourteen"), sys.argv[1], threads=int(sys.argv[2]),
-                      progress=False, log=lambda m: None)
+from puzzledb.bfs import in_memory, select
+from puzzledb.query.kinds import KINDS
+fourteen = puzzles.get("fourteen")
+report = in_memory.build(fourteen, sys.argv[1], select.choose(fourteen, KINDS["layers"]),
+                         threads=int(sys.argv[2]), progress=False, log=lambda m: None)
 print(json.dumps(dict(report.__dict__,
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
 """

@@ -32,9 +32,12 @@ TARGET_SECONDS, TARGET_RSS_MB = 60, 2048
 BUILD = """
 import json, resource, sys
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
-report = in_memory.build(puzzles.get(sys.argv[1]), sys.argv[2] + "/" + sys.argv[1] + "/layers",
-                      threads=int(sys.argv[3]), progress=False, log=lambda m: None)
+from puzzledb.bfs import in_memory, select
+from puzzledb.query.kinds import KINDS
+puzzle = puzzles.get(sys.argv[1])
+report = in_memory.build(puzzle, sys.argv[2] + "/" + sys.argv[1] + "/layers",
+                         select.choose(puzzle, KINDS["layers"]), threads=int(sys.argv[3]),
+                         progress=False, log=lambda m: None)
 print(json.dumps(dict(report.__dict__,
                       peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
 """

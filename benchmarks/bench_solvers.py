@@ -30,10 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from puzzledb.bfs import in_memory
+from puzzledb.bfs import in_memory, select
 from puzzledb import puzzles, solvers
 from puzzledb import paths
 from puzzledb.query.database import DepthDatabase
+from puzzledb.query.kinds import KINDS
 from puzzledb.errors import PuzzledbError
 from puzzledb.query.problems import parse_problem
 from puzzledb.solvers import additive
@@ -80,8 +81,10 @@ def pattern_results(results):
     except PuzzledbError:
         tmp = tempfile.mkdtemp(prefix="puzzledb-pdb-")
         for name in PDBS:
-            in_memory.build(puzzles.get(name), Path(paths.layers(tmp, name)), progress=False,
-                         log=lambda m: None)
+            puzzle = puzzles.get(name)
+            in_memory.build(puzzle, Path(paths.layers(tmp, name)),
+                            select.choose(puzzle, KINDS["layers"]), progress=False,
+                            log=lambda m: None)
         return tmp
 
 

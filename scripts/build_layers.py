@@ -1,4 +1,4 @@
-"""Rule bfs: build (or resume) one puzzle's depth database."""
+"""Rule bfs: build (or resume) one puzzle's depth database, as its search plan says."""
 
 import sys
 from pathlib import Path
@@ -10,11 +10,8 @@ from puzzledb.rules import rule_job
 with rule_job(snakemake, append=True):
     in_memory.build(
         puzzles.get(snakemake.wildcards.puzzle),
-        directory=Path(snakemake.output.manifest).parent,
+        Path(snakemake.output.manifest).parent,
+        snakemake.params.plan,
         threads=snakemake.threads,
-        memory_mb=snakemake.params.memory_mb,
-        depth_limit=snakemake.params.depth_limit,
-        store=snakemake.params.store,
-        checkpoint_minutes=snakemake.params.checkpoint_minutes,
         log=lambda message: print(message, file=sys.stderr),
     )

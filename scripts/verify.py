@@ -8,7 +8,7 @@ from pathlib import Path
 from puzzledb import puzzles
 from puzzledb.rules import rule_job
 from puzzledb.store.files import write_text
-from puzzledb.store.kinds import stored
+from puzzledb.query.kinds import stored
 
 with rule_job(snakemake):
     store = stored(Path(snakemake.input.manifest).parent,

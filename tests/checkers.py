@@ -1,6 +1,16 @@
-"""Independent move checkers for the tests: the rules of the sliding puzzles and of sliding
-blocks in plain Python, written from the rules and sharing no code with the kernels they
-check."""
+"""Independent move checkers for the tests: the rules of each family (sliding puzzles,
+sliding blocks, the domino puzzle, flip-it, peg solitaire) and the numberings and bounds the
+kernels compute, in plain Python, written from the rules and sharing no code with the
+kernels they check."""
+
+from itertools import combinations
+
+import numpy as np
+
+from puzzledb.errors import BoardError
+from puzzledb.puzzles.flipit.puzzle import BLACK, EMPTY, WHITE, lines
+from puzzledb.puzzles.pegs.ranks import rank_reference as peg_rank
+from puzzledb.puzzles.ranking import lehmer_code
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -26,6 +36,126 @@ def slides(board, width, blank="0"):
 def is_slide(before, after, width):
     """after follows from before by sliding one tile orthogonally into the blank."""
     return cells(after) in slides(before, width)
+
+
+def manhattan(puzzle, board):
+    """Manhattan distance of a sliding puzzle's board (codes) to its goal: each piece's
+    distance to the nearest goal cell of its kind, summed."""
+    w = puzzle.width
+    goal = [int(p) for p in puzzle.goal]
+    return sum(min(abs(cell // w - t // w) + abs(cell % w - t % w)
+                   for t, g in enumerate(goal) if g == piece)
+               for cell, piece in enumerate(int(p) for p in board) if piece)
+
+
+# --- the domino puzzle (seed 002) ----------------------------------------------------------
+
+
+def domino_moves(board, width):
+    """Every board one move away, by the rules as stated: jumps across the domino in its row,
+    and the pair of tiles above or below sliding in."""
+    board = list(board)
+    height = len(board) // width
+    left = board.index(0)
+    row, col = divmod(left, width)
+    out = []
+    if col > 0:  # the tile on the left jumps to the domino's right cell
+        b = board.copy()
+        b[left + 1], b[left - 1] = b[left - 1], 0
+        out.append(b)
+    if col < width - 2:  # the tile on the right jumps to the domino's left cell
+        b = board.copy()
+        b[left], b[left + 2] = b[left + 2], 0
+        out.append(b)
+    for dr in (-1, 1):
+        if 0 <= row + dr < height:
+            b = board.copy()
+            src = left + dr * width
+            b[left], b[left + 1] = b[src], b[src + 1]
+            b[src] = b[src + 1] = 0
+            out.append(b)
+    return out
+
+
+def domino_rank(puzzle, board):
+    """Rank from the definition: domino index, then each class's Lehmer index halved."""
+    board = list(board)
+    left = board.index(0)
+    seqs = [[puzzle.tile_label[t] for t in board if t and puzzle.tile_class[t] == p]
+            for p in (0, 1)]
+    q = [lehmer_code(s) // 2 for s in seqs]
+    d = (left // puzzle.width) * (puzzle.width - 1) + left % puzzle.width
+    return (d * puzzle.classes[0].ranks + q[0]) * puzzle.classes[1].ranks + q[1]
+
+
+# --- flip-it (seed 003) ---------------------------------------------------------------------
+
+
+def flipit_moves(board, width, height, diagonal):
+    """Every board one move away, by the rules as stated: a piece two or more cells away
+    along a line jumps into the empty cell, turning over every piece it jumps."""
+    board = list(board)
+    empty = board.index(EMPTY)
+    out = []
+    for line in lines(width, height, diagonal):
+        if empty not in line:
+            continue
+        i = line.index(empty)
+        for j, mover in enumerate(line):
+            if abs(i - j) < 2:
+                continue
+            b = board.copy()
+            for cell in line[min(i, j) + 1:max(i, j)]:
+                b[cell] = BLACK + WHITE - b[cell]
+            b[empty], b[mover] = b[mover], EMPTY
+            out.append(b)
+    return out
+
+
+# --- peg solitaire (seed 004) ---------------------------------------------------------------
+
+
+def peg_jumps(puzzle, board):
+    """Every board one jump away, from the board's cells and its jumps alone."""
+    out = []
+    for f, o, t in puzzle.jumps:
+        if board[f] and board[o] and not board[t]:
+            b = list(board)
+            b[f], b[o], b[t] = 0, 0, 1
+            out.append(b)
+    return out
+
+
+def peg_masks(holes, pegs):
+    """Every mask with `pegs` pegs, in rank order (small boards only)."""
+    masks = [sum(1 << p for p in c) for c in combinations(range(holes), pegs)]
+    return sorted(masks, key=peg_rank)
+
+
+def replay_peg_moves(puzzle, moves):
+    """The peg mask after playing `moves` (hole tuples) from the start, checking each jump
+    by the rules: the landing hole is empty and two steps away in a line, with a peg
+    between.  Raises BoardError on an illegal jump."""
+    mask = puzzle.mask(puzzle.start())
+    legal = {(f, t): o for f, o, t in puzzle.jumps}
+    for move in moves:
+        for a, b in zip(move, move[1:]):
+            over = legal.get((a, b))
+            if over is None or not (mask >> a) & 1 or not (mask >> over) & 1 or (mask >> b) & 1:
+                raise BoardError(f"{puzzle.name}: illegal jump {a}->{b}")
+            mask ^= (1 << a) | (1 << over) | (1 << b)
+    return mask
+
+
+def peg_finishes(db):
+    """The holes where a single last peg can stand, from the one-peg layer of a peg
+    solitaire DepthDatabase (layer start_pegs - 1); [] when no position gets that far."""
+    puzzle = db.puzzle
+    last = puzzle.start_pegs - 1
+    if db.max_depth < last:
+        return []
+    return sorted(int(np.flatnonzero(puzzle.unrank(int(r), last))[0])
+                  for r in db.layer(last).ranks())
 
 
 class BlocksModel:

@@ -103,6 +103,21 @@ def puzzledb_cli(*args):
                           capture_output=True, text=True, env={**os.environ})
 
 
+def assert_one_line_error(result, *fragments):
+    """The error as puzzledb reports one: exit status 2 and one line on stderr, starting
+    "puzzledb: error: ", no traceback, holding every fragment.  result: a CompletedProcess,
+    or cli_in_process's (status, stdout lines, stderr lines)."""
+    if isinstance(result, tuple):
+        status, _, lines = result
+    else:
+        status, lines = result.returncode, result.stderr.strip().splitlines()
+    assert status == 2, result
+    assert len(lines) == 1 and lines[0].startswith("puzzledb: error: "), lines
+    assert "Traceback" not in lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
 def cli_in_process(capsys, root, *args):
     """`puzzledb --results root ARGS` run in this process: (status, stdout lines, stderr
     lines)."""

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from checkers import cells, is_slide
+from building import build_in_memory
 from conftest import puzzledb_cli
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles, solvers
 from puzzledb.cli import main
 from puzzledb.compiled import jit
@@ -136,7 +137,7 @@ def fifteen_3s():
 def eight_depths(eight, tmp_path_factory):
     """(every reachable 8-puzzle board, its depth in the stored database)."""
     directory = tmp_path_factory.mktemp("eight") / "eight" / "layers"
-    in_memory.build(eight, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(eight, directory, threads=2, progress=False, log=lambda m: None)
     with DepthDatabase(eight, directory) as db:
         depths = db.depths(np.arange(eight.size, dtype=np.uint64))
     return all_boards(eight.size, eight.cells, eight.tables()), depths

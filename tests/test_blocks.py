@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from checkers import BlocksModel
+from building import build_in_memory, plan
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory, select
+from puzzledb.bfs import select
 from puzzledb.errors import BoardError, ConfigError
 from puzzledb.puzzles.definitions import build
 from puzzledb.query import problems
@@ -36,7 +37,7 @@ def define(name, board, goal, metric, axis="free", **more):
 
 def built(tmp_path, puzzle):
     numba.set_num_threads(1)
-    in_memory.build(puzzle, tmp_path / puzzle.name / "layers", threads=1, progress=False,
+    build_in_memory(puzzle, tmp_path / puzzle.name / "layers", threads=1, progress=False,
                     log=lambda m: None)
     return DepthDatabase.open(puzzle.name, tmp_path)
 
@@ -139,10 +140,10 @@ def test_the_keys_as_ranks_search_sparse_and_give_the_layers_of_the_dense_ranks(
     dense = define("square-dense", board, goal, "line")
     sparse = define("square-sparse", board, goal, "line", ranks="keys")
     assert sparse.size == sparse.key_space > dense.size
-    plan = select.choose(sparse, memory_mb=1, depth_limit=50)
-    assert plan.mode == select.FRONTIER
-    select.build(sparse, tmp_path / sparse.name / "layers", tmp_path / "work", plan,
-                 threads=1, job_states=1000, progress=False, log=lambda m: None)
+    chosen = plan(sparse, memory_mb=1, depth_limit=50, job_states=1000)
+    assert chosen.mode == select.FRONTIER
+    select.build(sparse, tmp_path / sparse.name / "layers", tmp_path / "work", chosen,
+                 threads=1, progress=False, log=lambda m: None)
     with built(tmp_path, dense) as a, DepthDatabase.open(sparse.name, tmp_path) as b:
         assert a.max_depth == b.max_depth
         for depth in range(a.max_depth + 1):

@@ -34,8 +34,9 @@ CHILD = r"""
 import json, sys
 from numba.core.dispatcher import Dispatcher
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
+from puzzledb.query.kinds import KINDS
 
 load_definitions(sys.argv[1])
 inside, searching = [], [False]
@@ -64,7 +65,8 @@ in_memory.Progress.begin, in_memory.Progress.close = begin, close
 found = {}
 for name, store, directory in json.loads(sys.argv[2]):
     inside.clear()
-    in_memory.build(puzzles.get(name), directory, store=store, progress=False,
+    puzzle = puzzles.get(name)
+    in_memory.build(puzzle, directory, select.choose(puzzle, KINDS[store]), progress=False,
                     log=lambda line: None)
     found[f"{name} ({store})"] = list(inside)
 print(json.dumps(found))

@@ -10,8 +10,9 @@ import time
 import numpy as np
 import pytest
 
+from building import build_in_memory, plan
 from puzzledb import puzzles
-from puzzledb.bfs import checkpoint, in_memory, select
+from puzzledb.bfs import checkpoint
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
 from puzzledb.query.database import DepthDatabase
@@ -19,7 +20,7 @@ from puzzledb.report.analysis import antipodes
 from puzzledb.store import COUNTS
 from puzzledb.store import direct
 from puzzledb.store.counts import SAMPLE_STATES, CountStore
-from puzzledb.store.kinds import stored
+from puzzledb.query.kinds import stored
 from puzzledb.store.layers import LayerStore
 
 from conftest import ROOT, cli_in_process as cli
@@ -35,9 +36,9 @@ def both(tmp_path_factory):
     counts (checkpointed after every layer)."""
     root = tmp_path_factory.mktemp("counts")
     puzzle = puzzles.get("fifteen-3colour")
-    in_memory.build(puzzle, root / "layers" / puzzle.name / "layers", threads=2,
+    build_in_memory(puzzle, root / "layers" / puzzle.name / "layers", threads=2,
                     progress=False, log=quiet)
-    report = in_memory.build(puzzle, root / "counts" / puzzle.name / "layers", threads=2,
+    report = build_in_memory(puzzle, root / "counts" / puzzle.name / "layers", threads=2,
                              progress=False, log=quiet, store=COUNTS, checkpoint_minutes=0)
     return root, report
 
@@ -116,7 +117,7 @@ def test_info_and_verify_say_the_database_keeps_counts(capsys, both):
 
 def test_counts_are_refused_for_sharded_builds_and_for_problem_sets():
     with pytest.raises(PuzzleError, match="sharded builds keep layers"):
-        select.choose(puzzles.get("eight"), 8000, shards=4, store=COUNTS)
+        plan(puzzles.get("eight"), COUNTS, 8000, shards=4)
     with pytest.raises(ConfigError, match="store.eight: 'eight' is not in puzzles"):
         check_config({"puzzles": ["fourteen"], "store": {"eight": "counts"}})
     with pytest.raises(ConfigError, match="keeps counts only"):
@@ -163,9 +164,9 @@ def test_a_counts_build_killed_with_sigkill_resumes_from_its_checkpoint_to_the_s
 @pytest.mark.slow
 @pytest.mark.parametrize("store, files, verified, note", [
     ("counts", ["manifest.json", "samples.h5"], "counts-only database of 32 layers",
-     "Counts only"),
+     "<code>store: counts</code>"),
     ("distances", ["distances.2bit", "manifest.json", "samples.h5"],
-     "distances database of 32 layers", "Distances"),
+     "distances database of 32 layers", "<code>store: distances</code>"),
 ])
 def test_the_workflow_builds_eight_keeping_no_layers_with_its_summary_antipodes_report_and_check(
         tmp_path, store, files, verified, note):
@@ -186,7 +187,7 @@ def test_the_workflow_builds_eight_keeping_no_layers_with_its_summary_antipodes_
 @pytest.mark.parametrize("aligned", [True, False])
 def test_a_checkpoint_reads_back_the_words_and_samples_written_direct_or_through_the_cache(
         tmp_path, aligned):
-    from puzzledb.store.layers import LayerInfo
+    from puzzledb.store.directory import LayerInfo
 
     eight = puzzles.get("eight")
     count = 3 * 4096 // 8 + 5  # not a whole number of 4 KiB blocks

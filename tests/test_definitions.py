@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 import yaml
 
+from building import build_in_memory
+from checkers import domino_moves, domino_rank
 from conftest import ROOT, read_csv_as_pandas_does, run_snakemake
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles
 from puzzledb.config import SCHEMA, check_config
 from puzzledb import paths
@@ -24,7 +26,7 @@ from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import ConfigError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles import definitions
-from puzzledb.puzzles.domino.puzzle import DominoPuzzle, moves_reference, rank_reference
+from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 
 import published_figures as published
 
@@ -53,7 +55,7 @@ def build(name, root):
     """The layer counts of a defined puzzle, built by the engine into root."""
     directory = Path(paths.layers(root, name))
     if not (directory / "manifest.json").exists():
-        in_memory.build(puzzles.get(name), directory, threads=2, progress=False,
+        build_in_memory(puzzles.get(name), directory, threads=2, progress=False,
                      log=lambda m: None)
     with DepthDatabase.open(name, root) as db:
         return db.counts
@@ -130,10 +132,10 @@ def test_every_rank_of_a_domino_board_is_reachable_and_the_kernel_follows_the_ru
     rng = np.random.default_rng(width * height)
     for rank in rng.integers(0, puzzle.size, 300).tolist():
         board = puzzle.unrank(rank)
-        assert puzzle.rank(board) == rank == rank_reference(puzzle, board)
-        expected = sorted(rank_reference(puzzle, b) for b in moves_reference(board, width))
+        assert puzzle.rank(board) == rank == domino_rank(puzzle, board)
+        expected = sorted(domino_rank(puzzle, b) for b in domino_moves(board, width))
         assert sorted(puzzle.neighbours(rank)) == expected
-    report = in_memory.build(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
+    report = build_in_memory(puzzle, tmp_path, threads=2, progress=False, log=lambda m: None)
     assert report.total == puzzle.size
 
 

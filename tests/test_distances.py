@@ -8,10 +8,11 @@ import shutil
 
 import numpy as np
 import pytest
+
+from building import build_in_memory, plan
 from conftest import cli_in_process as cli
 
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory, select
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
 from puzzledb.expansion import twobit_words
@@ -30,7 +31,7 @@ def quiet(message):
 
 
 def build(puzzle, results, store=LAYERS, **options):
-    return in_memory.build(puzzle, results / puzzle.name / "layers", threads=2,
+    return build_in_memory(puzzle, results / puzzle.name / "layers", threads=2,
                            progress=False, log=quiet, store=store, **options)
 
 
@@ -161,9 +162,9 @@ def test_verify_reads_the_table_back_and_names_it_when_a_byte_is_wrong(capsys, b
 def test_graded_puzzles_and_sharded_builds_are_refused_distances_in_one_line(capsys,
                                                                             tmp_path):
     with pytest.raises(PuzzleError, match="store: distances is for ungraded puzzles"):
-        select.choose(puzzles.get("hoppers"), 8000, store=DISTANCES)
+        plan(puzzles.get("hoppers"), DISTANCES, 8000)
     with pytest.raises(PuzzleError, match="store: distances is the in-memory search's"):
-        select.choose(puzzles.get("eight"), 8000, shards=4, store=DISTANCES)
+        plan(puzzles.get("eight"), DISTANCES, 8000, shards=4)
     status, out, err = cli(capsys, tmp_path, "build", "hoppers", "--store", "distances")
     assert (status, out, len(err)) == (2, [], 1) and "ungraded" in err[0]
     with pytest.raises(ConfigError, match="keeps distances only"):
@@ -189,10 +190,10 @@ def test_a_distances_build_stopped_after_a_checkpoint_resumes_to_the_same_table(
             raise Interrupted(message)
 
     with pytest.raises(Interrupted):
-        in_memory.build(puzzle, tmp_path / "stopped" / name / "layers", threads=2,
+        build_in_memory(puzzle, tmp_path / "stopped" / name / "layers", threads=2,
                         progress=False, log=stop, store=DISTANCES, checkpoint_minutes=0)
     said = []
-    report = in_memory.build(puzzle, tmp_path / "stopped" / name / "layers", threads=2,
+    report = build_in_memory(puzzle, tmp_path / "stopped" / name / "layers", threads=2,
                              progress=False, log=said.append, store=DISTANCES)
     assert report.resumed_from == after
     assert any(f"resuming after layer {after} from the checkpoint" in m for m in said)
@@ -211,7 +212,7 @@ def test_a_distances_build_does_not_resume_from_a_counts_builds_checkpoint(tmp_p
             raise Interrupted(message)
 
     with pytest.raises(Interrupted):
-        in_memory.build(eight, tmp_path / "eight" / "layers", progress=False, log=stop,
+        build_in_memory(eight, tmp_path / "eight" / "layers", progress=False, log=stop,
                         store="counts", checkpoint_minutes=0)
     report = build(eight, tmp_path, DISTANCES)
     assert report.resumed_from == -1

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from building import build_in_memory
 from puzzledb.bfs import bitset, in_memory, memory, twobit
 from puzzledb import compiled, puzzles
 from puzzledb.puzzles.sliding.puzzle import SlidingPuzzle
@@ -39,7 +40,7 @@ def layers_by_sets(puzzle):
 
 
 def built_layers(puzzle, directory):
-    in_memory.build(puzzle, directory, threads=2, progress=False, log=quiet)
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=quiet)
     return [(i["count"], i["crc32"]) for i in LayerStore(directory, puzzle).manifest()["layers"]]
 
 
@@ -116,8 +117,17 @@ def test_a_bitset_gives_the_ranks_between_two_bounds_in_blocks():
         assert np.array_equal(found, ranks[(ranks >= low) & (ranks < upper)]), (low, high)
 
 
-@pytest.mark.parametrize("name", [n for n in puzzles.names()
-                                  if puzzles.get(n).move_parity([0]) is not None])
+def test_the_declared_flags_say_what_the_methods_give():
+    """A flag a family declares (bipartite, named_moves) agrees with the method it stands
+    for, on every known puzzle."""
+    for name in puzzles.names():
+        puzzle = puzzles.get(name)
+        assert puzzle.bipartite == (puzzle.move_parity([0]) is not None), name
+        goal = int(puzzle.goal_ranks()[0]) if puzzle.ranks_fit else 0
+        assert puzzle.named_moves == (puzzle.route_moves([goal]) is not None), name
+
+
+@pytest.mark.parametrize("name", [n for n in puzzles.names() if puzzles.get(n).bipartite])
 def test_a_move_parity_flips_with_every_move_is_one_for_the_goals_and_comes_in_runs(name):
     """What the frontier's bipartite merges and kept bitsets rest on: every move flips
     move_parity, the goal states share one parity (so layer d has parity goal + d), and
@@ -167,7 +177,7 @@ def test_a_search_resumed_after_layer_12_writes_the_layers_of_an_uninterrupted_o
     whole = built_layers(puzzle, tmp_path)
     store = LayerStore(tmp_path, puzzle)
     store.prune(13)  # layers 13.. and the manifest removed, as after a kill
-    report = in_memory.build(puzzle, tmp_path, threads=2, progress=False, log=quiet)
+    report = build_in_memory(puzzle, tmp_path, threads=2, progress=False, log=quiet)
     assert report.resumed_from == 12
     assert [(i["count"], i["crc32"]) for i in store.manifest()["layers"]] == whole
 
@@ -182,7 +192,7 @@ def test_the_search_of_eleven_holds_two_bits_per_state_and_its_plane_tables():
     flags = state.cur_flags.nbytes + state.next_flags.nbytes + state.cur_counts.nbytes
     assert memory.search_bytes(eleven) == (state.words.nbytes + flags + state.buffer.nbytes
                                            + eleven.expansion_bytes())
-    assert round(memory.search_mib(eleven)) == 60
+    assert round(memory.search_bytes(eleven) / 2**20) == 60
 
 
 def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state():
@@ -195,13 +205,13 @@ BUILD_AND_LIST_COMPILED = """
 import gc, tempfile
 from numba.core.dispatcher import Dispatcher
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 boards = [puzzles.get(name) for name in ("eight", "fifteen-6colour", "flipit-square", "hoppers")]
 boards.append(DominoPuzzle("domino-3x4", 3, 4, "123 456 789 a__"))
 with tempfile.TemporaryDirectory() as tmp:
     for puzzle in boards:
-        in_memory.build(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
+        build_in_memory(puzzle, tmp + "/" + puzzle.name, threads=2, progress=False,
                      log=lambda m: None)
 print(sorted(d.py_func.__qualname__ for d in gc.get_objects()
              if isinstance(d, Dispatcher) and sum(d.stats.cache_misses.values())))

@@ -5,23 +5,16 @@ import shutil
 
 import pytest
 
-from puzzledb.bfs import in_memory
+from building import build_in_memory
 from puzzledb import puzzles
 from puzzledb.store.layers import LayerStore
 
-from conftest import puzzledb_cli, run_snakemake
+from conftest import assert_one_line_error, puzzledb_cli, run_snakemake
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError
-from puzzledb.puzzles.base import ChainedMoves, GoalFrames, PatternBounds, Puzzle
+from puzzledb.puzzles.base import Puzzle
+from puzzledb.puzzles.capabilities import ChainedMoves, GoalFrames, PatternBounds
 from puzzledb.solvers.heuristics import pattern_database
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.returncode != 0
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def test_unknown_puzzle_is_one_line_error():
@@ -96,7 +89,7 @@ def test_truncated_layer_is_rebuilt_and_the_layers_before_it_are_kept(eight_copy
     layer = directory / "depth_010.h5"
     layer.write_bytes(layer.read_bytes()[:1000])
     before = {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
-    report = in_memory.build(puzzles.get("eight"), directory, progress=False, log=lambda m: None)
+    report = build_in_memory(puzzles.get("eight"), directory, progress=False, log=lambda m: None)
     assert (report.resumed_from, report.total, report.max_depth) == (9, 181_440, 31)
     assert before == {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(10)}
     assert len(LayerStore(directory, puzzles.get("eight")).good_layers()) == 32
@@ -106,7 +99,8 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     result = puzzledb_cli("--results", str(tmp_path), "build", "fifteen-3colour",
                           "--memory-mb", "4")
     # two bits per state of 12,108,096 (2.9 MiB), a 2 MiB extraction buffer, its tables
-    assert_one_line_error(result, "needs 5 MiB", "memory budget of 4 MiB")
+    assert_one_line_error(result, "fifteen-3colour needs 5 MiB for its in-memory search, "
+                                  "more than memory_mb: 4")
     assert not (tmp_path / "fifteen-3colour" / "layers").exists()
 
 
@@ -166,16 +160,17 @@ def test_the_workflow_refuses_an_invalid_config_in_one_line(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_bfs_job_over_its_memory_budget_ends_its_log_and_the_runs_output_in_one_line(
+def test_a_puzzle_asked_for_by_file_name_over_the_memory_budget_is_refused_in_one_line(
         tmp_path):
+    """Not in `puzzles`, its plan is made when a rule asks for it, under the same checks
+    and in the same words as the config check's: before any job runs."""
     result = run_snakemake(tmp_path, {"puzzles": ["eight"], "memory_mb": 50},
                            "results/eleven/summary.csv", check=False)
-    line = ("puzzledb: error: eleven: the search needs 60 MiB, more than the memory budget "
-            "of 50 MiB")
-    assert result.returncode != 0
-    assert line in result.stderr.splitlines()
-    log = (tmp_path / "results" / "eleven" / "logs" / "bfs.log").read_text()
-    assert log.splitlines()[-1] == line and "Traceback" not in log
+    assert result.returncode == 2 and not (tmp_path / "results" / "eleven").exists()
+    assert result.stderr.strip().splitlines()[-1] == (
+        "puzzledb: error: config.yaml: eleven needs 60 MiB for its in-memory search, more "
+        "than memory_mb: 50; give it a depth_limit (a partial database, built sparse) or "
+        "shards, or raise memory_mb")
 
 
 def test_map_keys_set_on_the_command_line_are_typed_by_the_schema(tmp_path):

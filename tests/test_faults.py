@@ -29,8 +29,9 @@ import pandas
 import pytest
 import yaml
 
+from building import build_in_memory
 from puzzledb import paths, puzzles
-from puzzledb.bfs import checkpoint, in_memory
+from puzzledb.bfs import checkpoint
 from puzzledb.bfs.frontier.plan import StepRecord
 from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
@@ -42,7 +43,7 @@ from puzzledb.store import files, layers as store
 from puzzledb.store.counts import CountStore
 from puzzledb.store.distances import DistanceStore, read_header as read_distance_header
 from puzzledb.store import COUNTS, DISTANCES
-from puzzledb.store.kinds import stored
+from puzzledb.query.kinds import stored
 from puzzledb.store.layer import Layer
 from puzzledb.store.layers import LayerStore
 from puzzledb.report.catalogue import merge, read_parts as catalogue_parts, search_part
@@ -63,7 +64,7 @@ def quiet(message):
 def hoppers_reference(tmp_path_factory):
     """The manifest layers (depth, count, CRC-32) of a build that nothing disturbed."""
     directory = tmp_path_factory.mktemp("reference") / "hoppers" / "layers"
-    in_memory.build(HOPPERS, directory, progress=False, log=quiet)
+    build_in_memory(HOPPERS, directory, progress=False, log=quiet)
     return LayerStore(directory, HOPPERS).manifest()["layers"]
 
 
@@ -122,7 +123,7 @@ def test_a_failed_layer_write_is_one_line_naming_the_file_and_the_rerun_resumes(
     kept = assert_only_whole_layers(directory, HOPPERS)
     assert last == f"puzzledb: error: cannot write {directory / f'depth_{kept:03d}.h5'}: {cause}"
     monkeypatch.undo()  # space freed, disk repaired
-    report = in_memory.build(HOPPERS, directory, progress=False, log=quiet)
+    report = build_in_memory(HOPPERS, directory, progress=False, log=quiet)
     assert report.resumed_from == kept - 1
     assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
@@ -132,10 +133,10 @@ def test_a_failed_manifest_write_leaves_no_manifest_and_the_rerun_writes_it(
     directory = tmp_path / "hoppers" / "layers"
     fail_on_call(monkeypatch, files.os, "replace", OSError(errno.ENOSPC, "full"), 13)
     with pytest.raises(StorageError, match="cannot write .*manifest.json: No space left"):
-        in_memory.build(HOPPERS, directory, progress=False, log=quiet)
+        build_in_memory(HOPPERS, directory, progress=False, log=quiet)
     assert assert_only_whole_layers(directory, HOPPERS) == 12
     monkeypatch.undo()
-    assert in_memory.build(HOPPERS, directory, progress=False, log=quiet).resumed_from == 11
+    assert build_in_memory(HOPPERS, directory, progress=False, log=quiet).resumed_from == 11
     assert LayerStore(directory, HOPPERS).manifest()["layers"] == hoppers_reference
 
 
@@ -165,10 +166,10 @@ def test_a_really_full_disk_ends_in_one_line_and_the_build_resumes_after_space_i
                                     f"{directory / f'depth_{kept:03d}.h5'}: "
                                     f"No space left on device")
     subprocess.run(["mount", "-o", "remount,size=4m", str(tiny_disk)], check=True)
-    report = in_memory.build(FLIPIT, directory, progress=False, log=quiet)
+    report = build_in_memory(FLIPIT, directory, progress=False, log=quiet)
     assert (report.resumed_from, report.total, report.max_depth) == (kept - 1, 524_288, 22)
     reference = tmp_path / "reference"
-    in_memory.build(FLIPIT, reference, progress=False, log=quiet)
+    build_in_memory(FLIPIT, reference, progress=False, log=quiet)
     assert (LayerStore(directory, FLIPIT).manifest()["layers"]
             == LayerStore(reference, FLIPIT).manifest()["layers"])
 
@@ -180,10 +181,10 @@ def test_a_rule_stopping_on_a_known_error_ends_its_log_and_the_runs_stderr_with_
         with rule_job(SimpleNamespace(log=[str(log)], config={}), append=True,
                       end_process=False):
             print("eleven: 239,500,800 ranks", file=sys.stderr)
-            raise BudgetError("eleven: the search needs 60 MiB, more than the memory budget "
-                              "of 50 MiB")
-    line = ("puzzledb: error: eleven: the search needs 60 MiB, more than the memory budget "
-            "of 50 MiB")
+            raise BudgetError("eleven needs 60 MiB for its in-memory search, more than "
+                              "memory_mb: 50")
+    line = ("puzzledb: error: eleven needs 60 MiB for its in-memory search, more than "
+            "memory_mb: 50")
     assert stop.value.code == 2
     assert log.read_text().splitlines() == ["eleven: 239,500,800 ranks", line]
     assert capfd.readouterr().err.splitlines() == [line]

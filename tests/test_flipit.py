@@ -5,12 +5,13 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
+from checkers import flipit_moves
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles, solvers
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
-from puzzledb.puzzles.flipit.puzzle import moves_reference
 
 ALL_BLACK_EMPTY_AT_5 = "BBBB BSBB BBBB BBBB"
 
@@ -35,7 +36,7 @@ def flipit_results(tmp_path_factory):
     numba.set_num_threads(2)
     flipit_results = tmp_path_factory.mktemp("flipit_results")
     for name in ("flipit-square", "flipit-square-diagonal"):
-        in_memory.build(puzzles.get(name), flipit_results / name / "layers", threads=2,
+        build_in_memory(puzzles.get(name), flipit_results / name / "layers", threads=2,
                      progress=False, log=lambda m: None)
     return flipit_results
 
@@ -170,7 +171,7 @@ def test_the_kernel_gives_the_moves_of_the_rules():
         for rank in rng.integers(0, puzzle.size, 1500).tolist():
             board = puzzle.unrank(rank)
             assert puzzle.rank(board) == rank
-            expected = sorted(puzzle.rank(b) for b in moves_reference(board, 4, 4, diagonal))
+            expected = sorted(puzzle.rank(b) for b in flipit_moves(board, 4, 4, diagonal))
             assert sorted(puzzle.neighbours(rank)) == expected
 
 

@@ -7,15 +7,15 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
+from checkers import domino_moves, domino_rank
 from conftest import assert_reads_alike, parted_depths, puzzledb_cli
 from puzzledb import compiled, puzzles
-from puzzledb.bfs import in_memory
+
 from puzzledb.query import matching, problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
 from puzzledb.bfs.frontier.search import Frontier
-from puzzledb.puzzles.domino.puzzle import moves_reference as domino_moves
-from puzzledb.puzzles.domino.puzzle import rank_reference as domino_rank
 from puzzledb.puzzles.ranking import permutation_parity
 from puzzledb.store.layers import LayerStore
 
@@ -163,7 +163,7 @@ def test_the_seeds_32_move_problems_replay_to_the_goal(puzzle):
 @pytest.fixture(scope="module")
 def database(puzzle, tmp_path_factory):
     directory = tmp_path_factory.mktemp("results") / "fourteen" / "layers"
-    report = in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    report = build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return report, LayerStore(directory, puzzle)
 
 

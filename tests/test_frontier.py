@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import yaml
 
+from building import build_in_memory
 from conftest import (
     ROOT,
     assert_reads_alike,
@@ -21,7 +22,7 @@ from conftest import (
     run_snakemake,
 )
 from published_figures import FIFTEEN_CORNER
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
@@ -40,7 +41,7 @@ def dense(tmp_path_factory):
     """In-memory builds of the small puzzles, to compare with."""
     root = tmp_path_factory.mktemp("dense")
     for name in ("eight", "hoppers", "flipit-square-diagonal"):
-        in_memory.build(puzzles.get(name), root / name, threads=2, progress=False,
+        build_in_memory(puzzles.get(name), root / name, threads=2, progress=False,
                      log=lambda m: None)
     return root
 
@@ -156,11 +157,11 @@ def test_a_depth_limit_makes_a_partial_database_that_queries_treat_as_partial(tm
 
 
 def test_the_in_memory_engine_stops_at_a_depth_limit_too(tmp_path):
-    report = in_memory.build(puzzles.get("eight"), tmp_path, progress=False, log=lambda m: None,
+    report = build_in_memory(puzzles.get("eight"), tmp_path, progress=False, log=lambda m: None,
                           depth_limit=12)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert report.max_depth == 12 == manifest["depth_limit"] == manifest["max_depth"]
-    complete = in_memory.build(puzzles.get("eight"), tmp_path / "full", progress=False,
+    complete = build_in_memory(puzzles.get("eight"), tmp_path / "full", progress=False,
                             log=lambda m: None, depth_limit=40)
     full = json.loads((tmp_path / "full" / "manifest.json").read_text())
     assert complete.max_depth == 31 and full["depth_limit"] is None

@@ -8,8 +8,9 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
 from puzzledb import compiled, puzzles
-from puzzledb.bfs import in_memory
+
 from puzzledb.query import matching, problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzleError
@@ -21,7 +22,7 @@ def eight(tmp_path_factory):
     numba.set_num_threads(2)
     puzzle = puzzles.get("eight")
     directory = tmp_path_factory.mktemp("eight") / "layers"
-    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return LayerStore(directory, puzzle)
 
 

@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from puzzledb.bfs import in_memory
+from building import build_in_memory, plan
 from puzzledb.puzzles.sliding.distinct_kernels import factored_tables
 from puzzledb.puzzles.sliding.plane_kernels import plane_jump, plane_jump_start, plane_scratch
 from puzzledb.puzzles.sliding.pool_kernels import pool_tables
@@ -46,7 +46,7 @@ def multi_tile_moves(board, width):
 
 def layer_counts(puzzle, directory):
     numba.set_num_threads(2)
-    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return [open_layer_file(p).count for p in sorted(directory.glob("depth_*.h5"))]
 
 
@@ -191,9 +191,9 @@ def test_the_frontier_search_finds_the_in_memory_layers(tmp_path, width, height,
     from puzzledb.bfs import select
 
     puzzle = SlidingPuzzle("m", width, height, goal, metric="multi-tile")
-    plan = select.choose(puzzle, memory_mb=1024, shards=4)
-    select.build(puzzle, tmp_path / "frontier", tmp_path / "work", plan, threads=2,
-                 job_states=20000, progress=False, log=lambda m: None)
+    sharded = plan(puzzle, memory_mb=1024, shards=4, job_states=20000)
+    select.build(puzzle, tmp_path / "frontier", tmp_path / "work", sharded, threads=2,
+                 progress=False, log=lambda m: None)
     layer_counts(puzzle, tmp_path / "memory")
     for a, b in zip(sorted((tmp_path / "frontier").glob("depth_*.h5")),
                     sorted((tmp_path / "memory").glob("depth_*.h5")), strict=True):

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import yaml
 
+from building import build_in_memory, plan
 from conftest import puzzledb_cli, run_snakemake
 from test_additive import all_boards, reference_table, stored_value, walk
 from puzzledb import puzzles, solvers
-from puzzledb.bfs import in_memory, select
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzleError, SearchError
 from puzzledb.query.database import DepthDatabase
@@ -36,7 +36,7 @@ def tables_of(partition, threads=2):
 
 def depths_of(puzzle, directory):
     """(every reachable board, its depth) from a database built in `directory`."""
-    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     with DepthDatabase(puzzle, directory) as db:
         depths = db.depths(np.arange(puzzle.size, dtype=np.uint64))
     return all_boards(puzzle.size, puzzle.cells, puzzle.tables()), depths
@@ -203,7 +203,7 @@ def test_the_twentyfour_puzzle_has_korf_and_felners_6_6_6_6_and_no_rank_search()
     assert partition.name == "6-6-6-6"
     assert twentyfour.heuristics() == {}
     with pytest.raises(PuzzleError, match="too many to rank in 64 bits: no depth database"):
-        select.choose(twentyfour, 8000)
+        plan(twentyfour, memory_mb=8000)
     frame = twentyfour.goal_frame(KORF_FELNER_GOAL)
     board = frame.parse("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
     assert twentyfour.unrank(twentyfour.rank(board)).tolist() == board.tolist()

@@ -12,9 +12,10 @@ import h5py
 import numpy as np
 import pytest
 
+from building import build_in_memory
 from conftest import assert_reads_alike, parted_depths, puzzledb_cli
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+
 from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import PartError
@@ -31,7 +32,7 @@ def eight(tmp_path_factory):
     memory: (parted layers, single-file layers)."""
     root = tmp_path_factory.mktemp("eight")
     build("eight", root / "parted", 4, 3000)
-    in_memory.build(puzzles.get("eight"), root / "single", threads=1, progress=False,
+    build_in_memory(puzzles.get("eight"), root / "single", threads=1, progress=False,
                     log=lambda m: None)
     return root / "parted" / "layers", root / "single"
 

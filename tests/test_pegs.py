@@ -13,21 +13,18 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory
+from checkers import peg_finishes, peg_jumps, peg_masks
 from conftest import puzzledb_cli
 from puzzledb.report import analysis
-from puzzledb.bfs import in_memory, memory
+from puzzledb.bfs import memory
 from puzzledb import puzzles
 from puzzledb import paths
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import BoardError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.pegs.puzzle import format_moves
-from puzzledb.puzzles.pegs.puzzle import (
-    all_masks,
-    moves_reference,
-    rank_reference,
-    reachable_finishes,
-)
+from puzzledb.puzzles.pegs.ranks import rank_reference
 
 # seed 004's jump table of Hoppers, as (from, over, to) triples
 SEED_HOPPERS_JUMPS = {
@@ -146,7 +143,7 @@ def peg_results(tmp_path_factory):
     numba.set_num_threads(2)
     root = tmp_path_factory.mktemp("pegs")
     for name in ("hoppers", "triangle15"):
-        in_memory.build(puzzles.get(name), Path(paths.layers(root, name)), threads=2,
+        build_in_memory(puzzles.get(name), Path(paths.layers(root, name)), threads=2,
                      progress=False, log=lambda m: None)
     return root
 
@@ -205,7 +202,7 @@ def test_a_bad_hoppers_board_is_a_one_line_board_error(text, problem):
 def test_hoppers_ranks_number_every_peg_mask_densely_in_colex_order(pegs):
     hoppers = puzzles.get("hoppers")
     level = hoppers.start_pegs - pegs
-    masks = all_masks(13, pegs)
+    masks = peg_masks(13, pegs)
     assert len(masks) == hoppers.level_size(level) == comb(13, pegs)
     for rank, mask in enumerate(masks):
         board = hoppers.board_of_mask(mask)
@@ -250,7 +247,7 @@ def test_the_kernel_gives_the_jumps_of_the_reference_and_of_the_checker(name):
         board = puzzle.board_of_mask(mask_of(holes))
         level = puzzle.start_pegs - pegs
         kernel = sorted(puzzle.neighbours(puzzle.rank(board), level))
-        reference = sorted(puzzle.rank(b) for b in moves_reference(puzzle, board))
+        reference = sorted(puzzle.rank(b) for b in peg_jumps(puzzle, board))
         checker = sorted(rank_reference(mask_of(p)) for p in successors(name, holes))
         assert kernel == reference == checker
 
@@ -276,10 +273,10 @@ def test_symmetries_carry_jumps_onto_jumps_and_the_compiled_canonical_rank_is_ri
     for _ in range(100):
         pegs = rng.randint(2, puzzle.start_pegs)
         board = puzzle.board_of_mask(mask_of(rng.sample(range(puzzle.cells), pegs)))
-        after = [np.array(b) for b in moves_reference(puzzle, board)]
+        after = [np.array(b) for b in peg_jumps(puzzle, board)]
         for perm in puzzle.symmetries():
             p = list(perm)
-            assert {tuple(b) for b in moves_reference(puzzle, board[p])} == \
+            assert {tuple(b) for b in peg_jumps(puzzle, board[p])} == \
                 {tuple(b[p]) for b in after}
     ranks, levels = [], []
     for _ in range(300):
@@ -314,12 +311,12 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
     from layer 5 alone (a graded search holds no seen set)."""
     hoppers = puzzles.get("hoppers")
     directory = Path(paths.layers(tmp_path, "hoppers"))
-    in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     (directory / "manifest.json").unlink()
     for depth in range(7, 12):
         (directory / f"depth_{depth:03d}.h5").unlink()
     (directory / "depth_006.h5").write_bytes(b"cut short")
-    report = in_memory.build(hoppers, directory, threads=2, progress=False, log=lambda m: None)
+    report = build_in_memory(hoppers, directory, threads=2, progress=False, log=lambda m: None)
     assert report.resumed_from == 5 and report.total == 2344
     assert layer_counts(tmp_path, "hoppers") == HOPPERS_COUNTS
 
@@ -327,7 +324,7 @@ def test_a_graded_build_cut_short_resumes_from_its_last_layer_in_that_levels_ran
 def test_hoppers_ends_with_one_peg_in_the_centre_or_a_corner(peg_results):
     with DepthDatabase.open("hoppers", peg_results) as db:
         assert db.max_depth == 11
-        assert reachable_finishes(db) == [0, 2, 6, 10, 12]
+        assert peg_finishes(db) == [0, 2, 6, 10, 12]
 
 
 def test_triangle15_counts_per_jump_are_the_published_table(peg_results):
@@ -344,7 +341,7 @@ def test_triangle15_with_the_top_empty_finishes_at_the_top_the_bottom_middle_or_
     middle of the bottom row (a1, a4, d4, c5 in the published table)."""
     with DepthDatabase.open("triangle15", peg_results) as db:
         assert db.max_depth == 13
-        assert reachable_finishes(db) == [0, 6, 9, 12]
+        assert peg_finishes(db) == [0, 6, 9, 12]
 
 
 def test_english33_first_layers_match_the_checker_and_the_published_counts():

@@ -10,11 +10,12 @@ import numba
 import numpy as np
 import pytest
 
+from building import build_in_memory, plan
 from conftest import ROOT
 from plain_permutation import bfs_plain, board_text
-from puzzledb.bfs import in_memory
+
 from puzzledb.config import check_config
-from puzzledb.errors import BoardError, ConfigError
+from puzzledb.errors import BoardError, BudgetError, ConfigError
 from puzzledb.puzzles.permutation import kernels
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.store.parts import open_layer_file
@@ -70,7 +71,7 @@ CUBE2_RU = (EXAMPLES / "2x2x2.tws").read_text().split("Move F")[0]
 
 def engine_layers(puzzle, directory):
     numba.set_num_threads(2)
-    in_memory.build(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
     return [open_layer_file(path).ranks() for path in sorted(directory.glob("depth_*.h5"))]
 
 
@@ -183,10 +184,10 @@ def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     from puzzledb.bfs import select
 
     puzzle = PermutationPuzzle("ru", text=CUBE2_RU)
-    plan = select.choose(puzzle, memory_mb=1024, shards=4)
-    assert plan.mode == select.FRONTIER
-    select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", plan,
-                 threads=2, job_states=4096, progress=False, log=lambda m: None)
+    sharded = plan(puzzle, memory_mb=1024, shards=4, job_states=4096)
+    assert sharded.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", sharded,
+                 threads=2, progress=False, log=lambda m: None)
     sharded = [open_layer_file(p).ranks() for p in sorted((tmp_path / "frontier" / "layers").glob(
         "depth_*.h5"))]
     in_memory_layers = build_into(tmp_path, puzzle)
@@ -261,12 +262,13 @@ def test_a_sparse_rank_space_past_the_budget_goes_to_the_frontier_search(tmp_pat
 
     puzzle = PermutationPuzzle("cycle", text=CYCLE)
     assert "the rank space is 5,040.0 times that" in dict(puzzle.info_lines())["reachable"]
-    plan = select.choose(puzzle, memory_mb=1)
-    assert plan.mode == select.FRONTIER and plan.depth_limit is None
-    dense = select.choose(PermutationPuzzle("ru", text=CUBE2_RU), memory_mb=1)
-    assert dense.mode == select.IN_MEMORY  # 6 ranks a state: two bits each hold less
-    select.build(puzzle, tmp_path / "layers", tmp_path / "work", plan, threads=2,
-                 job_states=4096, progress=False, log=lambda m: None)
+    chosen = plan(puzzle, memory_mb=1, job_states=4096)
+    assert chosen.mode == select.FRONTIER and chosen.depth_limit is None
+    # 6 ranks a state: two bits each hold less, so it stays in memory, over the budget
+    with pytest.raises(BudgetError, match="ru needs 2 MiB for its in-memory search"):
+        plan(PermutationPuzzle("ru", text=CUBE2_RU), memory_mb=1)
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
+                 progress=False, log=lambda m: None)
     counts = [open_layer_file(p).count for p in sorted((tmp_path / "layers").glob("depth_*.h5"))]
     assert counts == [1, 7]  # every power of C is one move (htm)
 

@@ -7,9 +7,10 @@ import xml.etree.ElementTree as ET
 import numba
 import pytest
 
+from building import build_in_memory
 from conftest import ROOT, read_csv_as_pandas_does
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory
+
 from puzzledb.cli import main
 from puzzledb.errors import PuzzleError
 from puzzledb.puzzles.base import read_shown_boards, show_boards
@@ -27,7 +28,7 @@ def results(tmp_path_factory):
     numba.set_num_threads(1)
     results = tmp_path_factory.mktemp("pictures")
     for name in ("klotski", "rush-hour-card", "eight"):
-        in_memory.build(puzzles.get(name), results / name / "layers", threads=1,
+        build_in_memory(puzzles.get(name), results / name / "layers", threads=1,
                         progress=False, log=lambda m: None)
         with DepthDatabase.open(name, results) as db:
             analysis.write_summary(db, results / name / "summary.csv")

@@ -13,17 +13,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from puzzledb.bfs import in_memory
+from building import build_in_memory
+from checkers import BlocksModel, domino_moves, flipit_moves, peg_jumps, slides
+from conftest import assert_one_line_error
 from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, PuzzledbError
 from puzzledb.puzzles.base import SEPARATORS
-from puzzledb.puzzles.domino import puzzle as domino
-from puzzledb.puzzles.flipit import puzzle as flipit
-from puzzledb.puzzles.pegs import puzzle as pegs
-
-from checkers import BlocksModel, slides
 
 # every puzzle whose ranks the kernels take (the 24-puzzle's do not fit 64 bits: its boards
 # are searched by the additive search alone, tests/test_partitions.py)
@@ -51,12 +48,11 @@ def reference_moves(puzzle, board):
     if puzzle.family == "sliding":
         return [puzzle.parse("".join(b)) for b in slides(puzzle.format(board), puzzle.width)]
     if puzzle.family == "domino":
-        return domino.moves_reference(list(board), puzzle.width)
+        return domino_moves(list(board), puzzle.width)
     if puzzle.family == "flipit":
-        return flipit.moves_reference(list(board), puzzle.width, puzzle.height,
-                                      puzzle.diagonal)
+        return flipit_moves(list(board), puzzle.width, puzzle.height, puzzle.diagonal)
     if puzzle.family == "pegs":
-        return pegs.moves_reference(puzzle, list(board))
+        return peg_jumps(puzzle, list(board))
     if puzzle.family == "blocks":
         model = BlocksModel(puzzle.format(board), puzzle.definition()["goal"], puzzle.metric,
                             puzzle.axis)
@@ -117,7 +113,7 @@ def results(tmp_path_factory):
     """A results directory with two small databases, an ungraded and a graded one."""
     results = tmp_path_factory.mktemp("fuzz")
     for name in ("eight", "hoppers"):
-        in_memory.build(puzzles.get(name), results / name / "layers", progress=False,
+        build_in_memory(puzzles.get(name), results / name / "layers", progress=False,
                      log=lambda message: None)
     return results
 
@@ -130,13 +126,6 @@ def run(capsys, results, argv):
         status = done.code
     captured = capsys.readouterr()
     return status, captured.out.splitlines(), captured.err.splitlines()
-
-
-def assert_one_line_error(outcome):
-    status, out, err = outcome
-    assert status == 2, outcome
-    assert len(err) == 1 and err[0].startswith("puzzledb: error: "), err
-    assert "Traceback" not in err[0]
 
 
 COMMANDS = ["info", "build", "verify", "distance", "solve", "count", "sample", "decode",

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import pytest
 import yaml
 
+from checkers import replay_peg_moves
 from conftest import ROOT
 from puzzledb import paths, puzzles
 from puzzledb.cli import _parser, main
 from puzzledb.query.database import DepthDatabase
 from puzzledb.query.problems import parse_problem, replay
-from puzzledb.puzzles.pegs.puzzle import replay_moves
 
 README = ROOT / "README.md"
 
@@ -474,7 +474,7 @@ def test_your_own_puzzle_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch,
                if c.text == "puzzledb peg-solutions triangle-corner --one"]
     moves = [tuple(int(h) for h in m.split(",")) for m in shown[0].strip("()").split(")(")]
     assert len(moves) == 11
-    assert replay_moves(puzzles.get("triangle-corner"), moves) == 1 << 13
+    assert replay_peg_moves(puzzles.get("triangle-corner"), moves) == 1 << 13
 
 
 def test_a_bad_definition_fails_as_the_readme_shows(tmp_path, capsys):

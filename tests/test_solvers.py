@@ -8,9 +8,10 @@ import numba
 import numpy as np
 import pytest
 
-from checkers import cells, is_slide
+from checkers import cells, is_slide, manhattan
+from building import build_in_memory
 from conftest import puzzledb_cli
-from puzzledb.bfs import in_memory
+
 from puzzledb import puzzles, solvers
 from puzzledb.query.database import DepthDatabase
 from puzzledb.query.problems import parse_problem
@@ -89,7 +90,7 @@ def eight_db(results):
 def flipit_db(tmp_path_factory):
     numba.set_num_threads(2)
     directory = tmp_path_factory.mktemp("flipit") / "flipit-square" / "layers"
-    in_memory.build(puzzles.get("flipit-square"), directory, threads=2, progress=False,
+    build_in_memory(puzzles.get("flipit-square"), directory, threads=2, progress=False,
                  log=lambda m: None)
     with DepthDatabase(puzzles.get("flipit-square"), directory) as db:
         yield db
@@ -190,7 +191,7 @@ def test_compiled_manhattan_matches_the_plain_python_reference(name):
     bound = solvers.lower_bound(puzzle, "manhattan")
     rng = np.random.default_rng(7)
     for rank in rng.integers(0, puzzle.size, size=300).tolist():
-        assert bound(rank) == puzzle.manhattan_reference(puzzle.unrank(rank))
+        assert bound(rank) == manhattan(puzzle, puzzle.unrank(rank))
 
 
 # --- pattern databases ------------------------------------------------------------------------
@@ -201,7 +202,7 @@ def eight_by_rows(tmp_path_factory):
     """An abstraction of the 8-puzzle built here: tiles 1-3, 4-6, 7-8 coloured by goal row."""
     puzzle = SlidingPuzzle("eight-rows", 3, 3, "111 222 330")
     directory = tmp_path_factory.mktemp("abstract") / "layers"
-    in_memory.build(puzzle, directory, progress=False, log=lambda m: None)
+    build_in_memory(puzzle, directory, progress=False, log=lambda m: None)
     with DepthDatabase(puzzle, directory) as db:
         yield db
 
@@ -341,4 +342,4 @@ def test_fifteen_puzzle_is_known_but_its_database_is_refused_in_one_line(tmp_pat
     assert "10,461,394,944,000" in info.stdout
     build = puzzledb_cli("build", "fifteen", "--results", str(tmp_path))
     assert build.returncode == 2
-    assert build.stderr.count("\n") == 1 and "memory budget" in build.stderr
+    assert build.stderr.count("\n") == 1 and "more than memory_mb" in build.stderr

@@ -10,7 +10,7 @@ import h5py
 import numpy as np
 import pytest
 
-from puzzledb.bfs import in_memory
+from building import build_in_memory
 from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.errors import LayerError
@@ -28,7 +28,7 @@ def quiet(message):
 def eight_database(tmp_path_factory):
     """A results directory holding the whole eight database, built in-process."""
     results = tmp_path_factory.mktemp("verify")
-    in_memory.build(EIGHT, results / "eight" / "layers", progress=False, log=quiet)
+    build_in_memory(EIGHT, results / "eight" / "layers", progress=False, log=quiet)
     return results
 
 
@@ -186,7 +186,7 @@ def test_repair_removes_the_bad_layer_and_those_after_it_and_the_rebuild_is_iden
                "the manifest", "resumes after layer 19", options=["--repair"])
     assert sorted(p.name for p in directory.iterdir()) == [f"depth_{d:03d}.h5"
                                                            for d in range(20)]
-    report = in_memory.build(EIGHT, directory, progress=False, log=quiet)
+    report = build_in_memory(EIGHT, directory, progress=False, log=quiet)
     assert report.resumed_from == 19
     assert manifest_of(eight_copy)["layers"] == before
     assert kept == {d: (directory / f"depth_{d:03d}.h5").stat().st_mtime_ns for d in range(20)}
@@ -198,7 +198,7 @@ def test_a_corrupt_manifest_is_bad_and_repair_removes_it_alone(capsys, eight_cop
     assert_bad(capsys, eight_copy, "the manifest is bad", "corrupt manifest",
                options=["--repair"])
     assert len(list(layers_of(eight_copy).glob("depth_*.h5"))) == 32
-    report = in_memory.build(EIGHT, layers_of(eight_copy), progress=False, log=quiet)
+    report = build_in_memory(EIGHT, layers_of(eight_copy), progress=False, log=quiet)
     assert report.resumed_from == 31
     assert verify(capsys, eight_copy)[0] == 0
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import yaml
 
+from building import plan
 from conftest import ROOT
 from plain_permutation import bfs_plain, board_text
 from puzzledb import keys
@@ -39,10 +40,11 @@ CUBE3_HTM = [1, 18, 243, 3_240, 43_239, 574_908, 7_618_438, 100_803_036, 1_332_3
 def frontier_build(tmp_path, puzzle, segments=8, job_states=200, depth_limit=None):
     """The frontier search of the puzzle in tmp_path, its later depths fanned out into
     expand and merge jobs (layers in parts) by a small job_states; its manifest."""
-    plan = select.choose(puzzle, memory_mb=64, shards=segments, depth_limit=depth_limit)
-    assert plan.mode == select.FRONTIER
-    select.build(puzzle, tmp_path / "layers", tmp_path / "work", plan, threads=2,
-                 job_states=job_states, progress=False, log=lambda m: None)
+    chosen = plan(puzzle, memory_mb=64, shards=segments, depth_limit=depth_limit,
+                  job_states=job_states)
+    assert chosen.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
+                 progress=False, log=lambda m: None)
     return LayerStore(tmp_path / "layers", puzzle)
 
 
@@ -147,7 +149,7 @@ def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_pa
 
 def test_a_sparse_space_of_wide_keys_goes_to_the_frontier_search_unlimited():
     puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
-    assert select.choose(puzzle, memory_mb=64).mode == select.FRONTIER
+    assert plan(puzzle, memory_mb=64).mode == select.FRONTIER
 
 
 def test_the_3x3x3_needs_a_depth_limit_said_in_one_line_and_reads_as_two_words():
@@ -155,8 +157,8 @@ def test_the_3x3x3_needs_a_depth_limit_said_in_one_line_and_reads_as_two_words()
     assert puzzle.key_words == 2 and puzzle.size == 86_504_006_548_979_712_000
     assert puzzle.reachable_bound() == 43_252_003_274_489_856_000  # the cube group's order
     with pytest.raises(ChoiceError, match="keys of 2 words .* give it a depth_limit"):
-        select.choose(puzzle, memory_mb=20_000)
-    assert select.choose(puzzle, memory_mb=64, depth_limit=3).mode == select.FRONTIER
+        plan(puzzle, memory_mb=20_000)
+    assert plan(puzzle, memory_mb=64, depth_limit=3).mode == select.FRONTIER
 
 
 def test_the_3x3x3_prefix_to_depth_5_is_the_published_table_and_answers_queries(tmp_path):

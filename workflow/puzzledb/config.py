@@ -2,8 +2,8 @@
 package (schemas/config.schema.yaml, which also gives every default), plus the checks a
 schema cannot make; errors are one line naming the key.  The puzzles a config declares under
 `define:` are registered (puzzles.define) for the workflow, its jobs and the command line
-alike.  It loads no compiled code, so parsing the Snakefile stays quick.  What each job
-needs (threads, mem_mb) is the workflow adapter's business (workflow/)."""
+alike.  Each puzzle's search plan is made here, once (search_plan): the rules hand it to
+their jobs as it is.  It loads no compiled code, so parsing the Snakefile stays quick."""
 
 from functools import cache
 from importlib.resources import files
@@ -14,7 +14,8 @@ import yaml
 from puzzledb import puzzles
 from puzzledb.bfs import select
 from puzzledb.errors import BudgetError, ChoiceError, ConfigError, PuzzleError
-from puzzledb.puzzles.base import Catalogued
+from puzzledb.puzzles.capabilities import Catalogued
+from puzzledb.query.kinds import KINDS
 from puzzledb.store import LAYERS
 
 # package data, so that an installed wheel finds it as a source tree does
@@ -55,7 +56,7 @@ def checked_search_plans(config, source="config"):
     _check_catalogues(config, source)
     plans = search_plans(config, source)
     config["pdbs"] = pattern_partitions(config["pdbs"], source)
-    _check_problem_sets(config, source)
+    _check_problem_sets(config, plans, source)
     return plans
 
 
@@ -79,9 +80,9 @@ def _check_catalogues(config, source):
                               f"catalogues")
 
 
-def _check_problem_sets(config, source):
+def _check_problem_sets(config, plans, source):
     """Each problem set's defaults filled, and ConfigError unless its puzzle is listed, has
-    the query set, and keeps the layers matching reads."""
+    the query set, and keeps the layers matching reads (its plan's store)."""
     for i, entry in enumerate(config["problem_sets"]):
         where = f"{source}: problem_sets.{i}"
         for key, value in problem_set_defaults().items():
@@ -96,10 +97,10 @@ def _check_problem_sets(config, source):
         if not puzzle.reversible:
             raise ConfigError(f"{where}: matching needs a reversible puzzle, "
                               f"{puzzle.name} is not")
-        store = config["store"].get(puzzle.name, LAYERS)
-        if store != LAYERS:
+        store = plans[puzzle.name].store
+        if not store.layers:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
-                              f"keeps {store} only (store: {store})")
+                              f"keeps {store.name} only (store: {store.name})")
 
 
 def pattern_partitions(pdbs, source="config"):
@@ -128,24 +129,28 @@ def pattern_partitions(pdbs, source="config"):
 def search_plans(config, source="config"):
     """name -> bfs.select.SearchPlan of every puzzle of a checked config: how the workflow
     builds it (the rules read this, and never choose themselves)."""
-    plans = {}
-    for name in config["puzzles"]:
-        try:
-            puzzle = puzzles.get(name)
-        except PuzzleError as err:
-            raise ConfigError(f"{source}: puzzles: {err}") from None
-        try:
-            plan = select.choose(puzzle, config["memory_mb"], config["shards"].get(name),
-                                 config["depth_limit"].get(name),
-                                 config["store"].get(name, LAYERS))
-            select.check_fits(puzzle, plan, config["memory_mb"])
-        except ChoiceError as err:  # it names the key that asked for what cannot be
-            where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
-            raise ConfigError(f"{source}: {where}: {err}") from None
-        except BudgetError as err:
-            raise ConfigError(f"{source}: {err}") from None
-        plans[name] = plan
-    return plans
+    return {name: search_plan(config, name, source) for name in config["puzzles"]}
+
+
+def search_plan(config, name, source="config"):
+    """The SearchPlan of one puzzle under a checked config (its entries under shards,
+    depth_limit and store; memory_mb, checkpoint_minutes and job_states); ConfigError naming
+    the key that asked for what cannot be, or the budget it exceeds."""
+    try:
+        puzzle = puzzles.get(name)
+    except PuzzleError as err:
+        raise ConfigError(f"{source}: puzzles: {err}") from None
+    try:
+        return select.choose(puzzle, KINDS[config["store"].get(name, LAYERS)],
+                             config["memory_mb"], shards=config["shards"].get(name),
+                             depth_limit=config["depth_limit"].get(name),
+                             checkpoint_minutes=config["checkpoint_minutes"],
+                             job_states=config["job_states"])
+    except ChoiceError as err:  # it names the key that asked for what cannot be
+        where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
+        raise ConfigError(f"{source}: {where}: {err}") from None
+    except BudgetError as err:
+        raise ConfigError(f"{source}: {err}") from None
 
 
 def _typed_from_command_line(document, spec):

@@ -10,7 +10,8 @@ from tqdm import tqdm
 
 from puzzledb import paths
 from puzzledb.errors import BoardError, SearchError
-from puzzledb.puzzles.base import GoalFrames, show_boards
+from puzzledb.puzzles.base import show_boards
+from puzzledb.puzzles.capabilities import GoalFrames
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 
@@ -67,7 +68,7 @@ def solve(puzzle, args, out):
         else:
             with DepthDatabase.open(puzzle.name, args.results) as db:
                 if db.refusal is not None:  # a database that keeps no routes
-                    reason = (f"the database of {puzzle.name} keeps {db.store.keeps} "
+                    reason = (f"the database of {puzzle.name} keeps {db.kind.keeps} "
                               f"(store: {db.store.kind})")
                 elif db.distance(board_of(args)) is not None:
                     notation = boards[0][1]

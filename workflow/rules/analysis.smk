@@ -7,6 +7,7 @@ from puzzledb.rules.analysis import AnalysisRules
 ANALYSIS = AnalysisRules(config, PLANS)
 SYMMETRIC = ANALYSIS.symmetric_puzzles()
 DESIGNED = ANALYSIS.designed_puzzles()
+ROUTED = ANALYSIS.routed_puzzles()
 
 
 rule summary:
@@ -78,6 +79,7 @@ rule report:
         symmetry=[paths.symmetry_summary(RESULTS, p) for p in SYMMETRIC],
         symmetry_antipodes=[paths.symmetry_antipodes(RESULTS, p) for p in SYMMETRIC],
         designs=[paths.design(RESULTS, p) for p in DESIGNED],
+        antipode_moves=[paths.antipode_moves(RESULTS, p) for p in ROUTED],
         distributions=[ANALYSIS.problem_files(entry)[0] for entry in config["problem_sets"]],
         problems=[ANALYSIS.problem_files(entry)[1] for entry in config["problem_sets"]],
     output:

@@ -8,7 +8,7 @@
 
 from puzzledb.rules.bfs import BfsRules
 
-BFS = BfsRules(config, PLANS)
+BFS = BfsRules(config, PLANS, SOURCE)
 
 
 rule bfs:
@@ -19,10 +19,7 @@ rule bfs:
     benchmark:
         paths.benchmark(PUZZLE, "bfs")
     params:
-        memory_mb=config["memory_mb"],
-        depth_limit=BFS.depth_limit,
-        store=BFS.store,
-        checkpoint_minutes=config["checkpoint_minutes"],
+        plan=BFS.plan,
     threads: BFS.threads
     resources:
         mem_mb=BFS.mem_mb,

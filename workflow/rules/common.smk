@@ -2,22 +2,14 @@
 # once here and read by the rule files' adapters, puzzledb.rules: no rule chooses or
 # sizes anything itself).
 
-import sys
-
 from puzzledb import paths, puzzles
 from puzzledb.config import checked_search_plans, problem_set
-from puzzledb.errors import ConfigError
 from puzzledb.process import release_exit
-from puzzledb.rules.common import PUZZLE_NAME
+from puzzledb.rules.common import PUZZLE_NAME, one_line_exit
 
-try:
-    PLANS = checked_search_plans(
-        config, source=", ".join(map(str, workflow.configfiles)) or "config"
-    )
-except ConfigError as err:
-    # one line and status 2, as the command line reports the same mistake
-    print(f"puzzledb: error: {err}", file=sys.stderr)
-    sys.exit(2)
+SOURCE = ", ".join(map(str, workflow.configfiles)) or "config"  # for messages
+with one_line_exit():
+    PLANS = checked_search_plans(config, SOURCE)
 
 RESULTS = config["results"]
 PUZZLE = paths.puzzle_directory(RESULTS)  # results/{puzzle}: logs/ and benchmarks/ below

@@ -27,8 +27,7 @@ import numpy as np
 from puzzledb.errors import LayerError
 from puzzledb.paths import CHECKPOINT
 from puzzledb.store import COUNTS
-from puzzledb.store.direct import block_end, drop_cache, move
-from puzzledb.store.files import atomic_file
+from puzzledb.store.direct import block_end, drop_cache, move, write_array
 
 MAGIC = b"PZDB2BIT"
 VERSION = 2
@@ -41,9 +40,9 @@ def path_of(directory):
 def write(directory, puzzle, depth, infos, samples, words, store=COUNTS):
     """Write the checkpoint of the search after layer `depth` (infos: LayerInfo of layers
     0..depth, samples: depth -> ranks kept, words: the two-bit array, store: the store the
-    search keeps); its size in bytes.  The words go to the disk by direct I/O when they are BLOCK-aligned
-    (aligned_words) and the file system allows it: no copy into the page cache, which took
-    a core and most of a minute for the 7x2's 10 GiB."""
+    search keeps); its size in bytes.  The words go to the disk by direct I/O when they are
+    BLOCK-aligned (aligned_words) and the file system allows it (direct.write_array): no
+    copy into the page cache, which took a core and most of a minute for the 7x2's 10 GiB."""
     kept = b"".join(np.ascontiguousarray(samples[i.depth], dtype="<u8").tobytes()
                     for i in infos)
     header = json.dumps({
@@ -54,20 +53,8 @@ def write(directory, puzzle, depth, infos, samples, words, store=COUNTS):
         "samples": [int(samples[i.depth].size) for i in infos],
         "store": store,
     }).encode()
-    head = MAGIC + struct.pack("<Q", len(header)) + header + kept
-    offset = block_end(len(head))  # the words start on a BLOCK boundary
-    raw = words.view(np.uint8)
-    path = path_of(directory)
-    with atomic_file(path) as tmp:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            os.write(fd, head.ljust(offset, b"\0"))
-            move(tmp, fd, raw, offset, True)
-            os.fsync(fd)
-            drop_cache(fd)
-        finally:
-            os.close(fd)
-    return path.stat().st_size
+    return write_array(path_of(directory),
+                       MAGIC + struct.pack("<Q", len(header)) + header + kept, words)
 
 
 def read_header(directory, puzzle, store=COUNTS):

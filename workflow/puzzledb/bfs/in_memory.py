@@ -6,10 +6,12 @@ sink (sinks.py).  An ungraded puzzle is searched on two bits per state of its ra
 (twobit.py), expanded by the puzzle's layer expansion if it has one (sliding puzzles: whole
 planes at a time) and otherwise state by state through its neighbours kernel; a graded
 puzzle (every layer its own level) on one bitset per level for the current and the next
-layer (bitset.py); searches.py holds both.  Memory is fixed before the search starts
-(memory.py).  Each finished layer goes to the sink, which writes it (layers) or counts and
-samples it (counts) while the kernels expand it into the next one; a rerun resumes from
-what the sink kept (the last good layer on disk, or the last checkpoint).
+layer (bitset.py); searches.py holds both.  What it builds is its search plan's (select.py:
+the store, the depth limit, the memory it holds, checked against the budget when the plan
+was made), trusted as it is.  Each finished layer goes to the sink of the plan's store,
+which writes it (layers) or counts and samples it (counts) while the kernels expand it into
+the next one; a rerun resumes from what the sink kept (the last good layer on disk, or the
+last checkpoint).
 """
 
 import sys
@@ -18,13 +20,8 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from puzzledb.bfs.memory import check_budget, search_bytes
-from puzzledb.bfs.modes import IN_MEMORY, check_store
-from puzzledb.bfs.sinks import SINKS
+from puzzledb.bfs.modes import IN_MEMORY
 from puzzledb.compiled import cache_directory, prepare, set_threads
-from puzzledb.store import LAYERS
-
-CHECKPOINT_MINUTES = 5.0  # the default time between two checkpoints of a search that has them
 
 
 @dataclass
@@ -36,7 +33,7 @@ class BuildReport:
     seconds: float  # BFS time: expanding, extracting and writing layers
     compile_seconds: float  # loading (or compiling) the kernels, before the search
     memory_bytes: int
-    store: str = LAYERS
+    store: str  # the kind of store filled (its name)
     checkpoints: int = 0  # checkpoints written
     checkpoint_seconds: float = 0.0  # their writing, in the writer's thread (overlapped)
 
@@ -89,23 +86,21 @@ def load_kernels(puzzle, search, queries, log):
         f"{time.perf_counter() - began:.2f} s ({sum(c[1] for c in counts)} compiled)")
 
 
-def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=print,
-          depth_limit=None, store=LAYERS, checkpoint_minutes=CHECKPOINT_MINUTES):
-    """Build (or finish) the depth database of `puzzle` in `directory`; a BuildReport.
+def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
+    """Build (or finish) the depth database of `puzzle` in `directory` as `plan` (a
+    select.SearchPlan of the in-memory mode) says; a BuildReport.
 
-    progress: a tqdm bar on a terminal, else (a log file) one `log` line per layer.
-    depth_limit: stop after this depth (the manifest then records a partial database).
-    store: what the database keeps, a key of sinks.SINKS (store.LAYERS, every layer's file;
-    store.COUNTS, counts and samples, store/counts.py; store.DISTANCES, those and every
-    state's depth, store/distances.py); checkpoint_minutes: the time between two checkpoints
-    of a store that has them (0: after every layer)."""
-    check_store(puzzle, store, IN_MEMORY)
-    need = check_budget(puzzle, memory_mb, store)
+    The plan's store (a query.kinds.StoreKind) says what the database keeps, and so the sink
+    each layer goes to; its depth_limit stops the search after that depth (the manifest
+    then records a partial database); its checkpoint_minutes are the time between two
+    checkpoints of a store that has them.  progress: a tqdm bar on a terminal, else (a log
+    file) one `log` line per layer."""
     shown = Progress(puzzle, progress, log)
-    sink = SINKS[store](puzzle, directory, shown.finished, log, checkpoint_minutes)
-    log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs {need:,.1f} MiB"
-        f"{sink.says}")
+    sink = plan.store.sink_class()(puzzle, directory, plan, shown.finished, log)
+    log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs "
+        f"{plan.need_bytes / 2**20:,.1f} MiB{sink.says}")
     set_threads(threads)
+    depth_limit = plan.depth_limit
     compiling = time.perf_counter()
     search = sink.new_search()
     load_kernels(puzzle, search.kernels(), sink.query_kernels(), log)
@@ -133,5 +128,5 @@ def build(puzzle, directory, threads=None, memory_mb=None, progress=True, log=pr
     log(f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling")
     return BuildReport(puzzle.name, depth, manifest["total"], sink.resumed_from, seconds,
-                       compile_seconds, search_bytes(puzzle, store), sink.kind,
-                       sink.checkpoints, sink.checkpoint_seconds)
+                       compile_seconds, plan.need_bytes, plan.store.name, sink.checkpoints,
+                       sink.checkpoint_seconds)

@@ -1,10 +1,9 @@
 """The memory a search holds, known before it starts: the engines' bit planes, buffers and
-work pieces, and the budget check (a pattern database's build: solvers/memory.py).  Plain
-arithmetic on sizes, so that the config check, the workflow's `resources` and `puzzledb info`
-can state it without loading the compiled engine."""
+work pieces (a pattern database's build: solvers/memory.py).  Plain arithmetic on sizes, so
+that the search plan (select.py, with the budget check), the workflow's `resources` and
+`puzzledb info` state it without loading the compiled engine."""
 
-from puzzledb.errors import BudgetError
-from puzzledb.store import DISTANCES, LAYERS, label_modulus
+from puzzledb.store import label_modulus
 from puzzledb.expansion import (
     SUB_STATES,
     WORD_BITS,
@@ -53,20 +52,18 @@ SPARSE_SEGMENTS = 256  # segments of a puzzle built sparse without a `shards:` e
 MERGE_WINDOW = 2  # segments a merge works on at once, in as many threads (frontier/merge.py)
 
 
-def search_bytes(puzzle, store=LAYERS):
-    """Bytes the in-memory search holds.
+def search_bytes(puzzle):
+    """Bytes the in-memory search holds (a kind of store may add to it: query/kinds.py).
 
     Ungraded: two bits per state of the rank space (its depth mod 3, in effect: unseen,
     older, this layer, next layer), two flag bytes and a 4-byte count per sub-block, one
     extraction buffer and the tables of the puzzle's layer expansion, if it has one
-    (Puzzle.expansion_bytes); with the distances store, what its search adds
-    (distance_search_bytes).  Graded: one bit per rank of the current and the next level,
+    (Puzzle.expansion_bytes).  Graded: one bit per rank of the current and the next level,
     and one extraction buffer.  Both: the neighbours kernel's data (Puzzle.kernel_bytes)."""
     if not puzzle.graded:
         words = twobit_words(puzzle.size)
-        extra = distance_search_bytes(puzzle) if store == DISTANCES else 0
         return (words * 8 + 6 * sub_blocks(words) + TWOBIT_EXTRACT_BYTES
-                + puzzle.expansion_bytes() + puzzle.kernel_bytes() + extra)
+                + puzzle.expansion_bytes() + puzzle.kernel_bytes())
     words = [words_for(size) for size in puzzle.levels()]
     widest = max((a + b for a, b in zip(words, words[1:])), default=words[0])
     return widest * 8 + EXTRACT_BUFFER_BYTES + puzzle.kernel_bytes()
@@ -79,15 +76,6 @@ def distance_search_bytes(puzzle):
     if label_modulus(puzzle) == 4:
         return -(-puzzle.size // puzzle.parity_run())
     return 8 * min(LIST_STATES, puzzle.size) + 24 * SAMPLE_DRAWS
-
-
-def search_mib(puzzle, store=LAYERS):
-    return search_bytes(puzzle, store) / 2**20
-
-
-def job_mb(puzzle, store=LAYERS):
-    """What a build job of the puzzle needs in all, in MB: for `resources: mem_mb`."""
-    return mb_of(search_bytes(puzzle, store))
 
 
 def frontier_job_bytes(puzzle, count, segments):
@@ -142,12 +130,3 @@ def frontier_job_mb(puzzle, count, segments):
 def mb_of(job_bytes):
     """mem_mb of a job that holds `job_bytes` besides the process itself."""
     return int(job_bytes / 2**20) + 1 + PROCESS_OVERHEAD_MB
-
-
-def check_budget(puzzle, memory_mb, store=LAYERS):
-    """BudgetError unless the puzzle's search fits in memory_mb MiB (None: no budget)."""
-    need = search_mib(puzzle, store)
-    if memory_mb is not None and need > memory_mb:
-        raise BudgetError(f"{puzzle.name}: the search needs {need:,.0f} MiB, more than the "
-                          f"memory budget of {memory_mb:,} MiB")
-    return need

@@ -1,62 +1,82 @@
-"""Which search builds a puzzle's layers: the one place a search mode is chosen, for the
-command line (`puzzledb build`) and the workflow (which rules build each puzzle) alike, and
-the in-process run of the choice.  The modes, the stores they keep and what each asks of a
-puzzle are the table in modes.py, below the engines; this module sits above them.  It loads
-no compiled code (an engine is imported when it runs), so the workflow can ask it while it
-parses the Snakefile.
+"""Which search builds a puzzle's layers: the one place a search mode is chosen and the
+memory budget checked, for the command line (`puzzledb build`) and the workflow (which rules
+build each puzzle) alike, and the in-process run of the choice.  The modes and what each
+asks of a puzzle are the table in modes.py, below the engines; this module sits above them.
+It loads no compiled code (an engine is imported when it runs), so the workflow can ask it
+while it parses the Snakefile.
 
 To add a search mode: a module or folder of its own under bfs/, a line in modes.MODES, a
 line in `choose` saying when it is taken and one in RUNS (docs/architecture.md, "How to add
 a search mode")."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from puzzledb.bfs.memory import SPARSE_SEGMENTS, search_mib
-from puzzledb.bfs.modes import FRONTIER, IN_MEMORY, MODES, check_store
+from puzzledb.bfs.memory import SPARSE_SEGMENTS
+from puzzledb.bfs.modes import FRONTIER, IN_MEMORY, MODES
 from puzzledb.errors import BudgetError, ChoiceError
-from puzzledb.store import LAYERS
 
-__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "check_fits", "choose",
-           "search_mib", "sparse"]
+__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "choose", "sparse"]
 
 SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
 
-@dataclass(frozen=True)
-class SearchPlan:
-    """How one puzzle's layers are built."""
+class SearchPlan(NamedTuple):
+    """How one puzzle's layers are built, decided once (choose) and handed as it is to the
+    job that builds them (the bfs rule's params, the frontier rules', `puzzledb build`):
+    nothing downstream decides or checks again.  A new dimension of a search is a field."""
 
     mode: str  # a key of modes.MODES: IN_MEMORY or FRONTIER
+    store: object  # what the database keeps: a query.kinds.StoreKind
     depth_limit: int | None  # stop after this depth (a partial database)
     segments: int | None  # FRONTIER: the rank space (of each level) cut into this many
-    need_mib: float  # what the in-memory search would hold, MiB
-    store: str = LAYERS  # what is kept: every layer (LAYERS), counts (COUNTS), distances
+    need_bytes: int  # what the in-memory search holds (bfs/memory.py, and the store's)
+    checkpoint_minutes: float | None = None  # between two checkpoints of a search that
+    #                                          has them (0: every layer; None: none)
+    job_states: int | None = None  # FRONTIER: the states one job expands (the fan-out)
+
+    def __repr__(self):
+        # what Snakemake compares to rerun a finished build (a param of its rules): what
+        # the database is and how it is searched, not what a job holds, how often it saves
+        # itself or how its layers are shared out among jobs
+        return (f"SearchPlan({self.mode!r}, {self.store!r}, depth_limit={self.depth_limit!r}, "
+                f"segments={self.segments!r})")
 
 
-def choose(puzzle, memory_mb, shards=None, depth_limit=None, store=LAYERS):
-    """The search of `puzzle` under a memory budget (MiB): the frontier search when it is
-    sharded, or when the in-memory search would exceed the budget, the frontier search
-    keeps `store` and a depth limit is given or the rank space is sparse (a partial
-    database, or only the states reached kept); else the in-memory search.  ChoiceError (a
-    PuzzleError naming the setting at fault) when the puzzle has no rank space of 64 bits,
-    or the mode chosen cannot search it or keep `store` (modes.py)."""
+def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
+           checkpoint_minutes=None, job_states=None):
+    """The SearchPlan of `puzzle` keeping `store` (a query.kinds.StoreKind) under a memory
+    budget of memory_mb MiB (None: none): the frontier search when it is sharded, or when
+    the in-memory search would exceed the budget, the frontier search can keep `store` and
+    a depth limit is given or the rank space is sparse (a partial database, or only the
+    states reached kept); else the in-memory search.  ChoiceError (a PuzzleError naming the
+    setting at fault) when the puzzle has no rank space of 64 bits, or the mode chosen
+    cannot search it or keep `store`; BudgetError when the in-memory search is chosen and
+    needs more than the budget."""
     if not puzzle.ranks_fit:
         raise ChoiceError("puzzles", f"{puzzle.name}: {puzzle.rank_space()}, too many to rank "
                                      f"in 64 bits: no depth database; its positions are "
                                      f"solved by tree search with its additive pattern "
                                      f"databases (snakemake pdbs)")
-    need = search_mib(puzzle, store)
+    need = store.search_bytes(puzzle)
+    over = memory_mb is not None and need > memory_mb * 2**20
     if shards:
         mode, key, segments = FRONTIER, "shards", int(shards)
-    elif (need > memory_mb and store in MODES[FRONTIER].keeps()
-          and (depth_limit is not None or sparse(puzzle))):
+    elif over and not store.whole_space and (depth_limit is not None or sparse(puzzle)):
         key = "depth_limit" if depth_limit is not None else "memory_mb"
         mode, segments = FRONTIER, SPARSE_SEGMENTS
     else:
         mode, key, segments = IN_MEMORY, "puzzles", None
-    check_store(puzzle, store, mode)
+    store.check(puzzle, MODES[mode])
     MODES[mode].check(puzzle, key)
-    return SearchPlan(mode, depth_limit, segments, need, store)
+    if mode == IN_MEMORY and over:
+        raise BudgetError(
+            f"{puzzle.name} needs {need / 2**20:,.0f} MiB for its in-memory search, more "
+            f"than memory_mb: {memory_mb}; "
+            + (f"raise memory_mb (store: {store.name} keeps the in-memory search)"
+               if store.whole_space else "give it a depth_limit (a partial database, "
+               "built sparse) or shards, or raise memory_mb"))
+    return SearchPlan(mode, store, depth_limit, segments, need, checkpoint_minutes,
+                      job_states)
 
 
 def sparse(puzzle):
@@ -67,37 +87,21 @@ def sparse(puzzle):
     return bound is not None and SPARSE_RATIO * bound < puzzle.size
 
 
-def check_fits(puzzle, plan, memory_mb):
-    """BudgetError when the plan is the in-memory search and it needs more than memory_mb,
-    saying what would build the puzzle instead."""
-    if plan.mode == IN_MEMORY and memory_mb is not None and plan.need_mib > memory_mb:
-        raise BudgetError(
-            f"{puzzle.name} needs {plan.need_mib:,.0f} MiB for its in-memory search, more "
-            f"than memory_mb: {memory_mb}; "
-            + ("give it a depth_limit (a partial database, built sparse) or shards, or "
-               "raise memory_mb" if plan.store in MODES[FRONTIER].keeps() else
-               f"raise memory_mb (store: {plan.store} keeps the in-memory search)"))
-
-
-def _in_memory(puzzle, directory, work, plan, *, threads, memory_mb, job_states,
-               checkpoint_minutes, progress, log):
+def _in_memory(puzzle, directory, work, plan, *, threads, progress, log):
     from puzzledb.bfs import in_memory
 
-    more = {} if checkpoint_minutes is None else dict(checkpoint_minutes=checkpoint_minutes)
-    report = in_memory.build(puzzle, directory, threads=threads, memory_mb=memory_mb,
-                             progress=progress, log=log, depth_limit=plan.depth_limit,
-                             store=plan.store, **more)
+    report = in_memory.build(puzzle, directory, plan, threads=threads, progress=progress,
+                             log=log)
     return report.total, report.max_depth
 
 
-def _frontier(puzzle, directory, work, plan, *, threads, memory_mb, job_states,
-              checkpoint_minutes, progress, log):
+def _frontier(puzzle, directory, work, plan, *, threads, progress, log):
     from puzzledb.bfs.frontier.search import Frontier
     from puzzledb.compiled import set_threads
 
     set_threads(threads)
     log(f"{puzzle.name}: frontier search, {plan.segments} segments")
-    manifest = Frontier(puzzle, directory, work, plan.segments, job_states,
+    manifest = Frontier(puzzle, directory, work, plan.segments, plan.job_states,
                         plan.depth_limit).build(log=log)
     return manifest["total"], manifest["max_depth"]
 
@@ -105,10 +109,8 @@ def _frontier(puzzle, directory, work, plan, *, threads, memory_mb, job_states,
 RUNS = {IN_MEMORY: _in_memory, FRONTIER: _frontier}  # each mode's build in this process
 
 
-def build(puzzle, directory, work, plan, *, threads=None, memory_mb=None, job_states,
-          checkpoint_minutes=None, progress=True, log=print):
+def build(puzzle, directory, work, plan, *, threads=None, progress=True, log=print):
     """Build (or resume) the layers of `puzzle` in `directory` as `plan` says, in this
     process (work: the frontier search's work directory); (total states, deepest depth)."""
     return RUNS[plan.mode](puzzle, directory, work, plan, threads=threads,
-                           memory_mb=memory_mb, job_states=job_states,
-                           checkpoint_minutes=checkpoint_minutes, progress=progress, log=log)
+                           progress=progress, log=log)

@@ -1,6 +1,6 @@
 """What the in-memory engine does with each finished layer: the sink of the build's store
-(config `store:`).  The engine (in_memory.build) hands every finished layer to one object,
-so that it never asks which store it fills:
+(config `store:`; each kind names its sink, query/kinds.py).  The engine (in_memory.build)
+hands every finished layer to one object, so that it never asks which store it fills:
 
     LayerSink   writes the layer's file (store/layers.py), in a thread of its own while the
                 kernels expand the layer into the next one; a rerun resumes after the last
@@ -26,10 +26,7 @@ from puzzledb.bfs import checkpoint
 from puzzledb.bfs.distances import depth_search
 from puzzledb.bfs.labels import route_kernels, table_kernels
 from puzzledb.bfs.searches import GradedSearch, TwoBitSearch
-from puzzledb.store import COUNTS, DISTANCES, LAYERS
-from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES, CountStore
-from puzzledb.store.distances import DistanceStore
-from puzzledb.store.layers import LayerStore
+from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES
 
 
 def goal_layer(puzzle):
@@ -40,16 +37,15 @@ def goal_layer(puzzle):
 class LayerSink:
     """Every layer written to its file as soon as it is found (the default store)."""
 
-    kind = LAYERS
-    store_class = LayerStore
     says = ""  # what the engine's first log line adds about the store
 
-    def __init__(self, puzzle, directory, finished, log=print, checkpoint_minutes=None):
-        """finished(depth, count): called when a layer is final (written, or kept);
-        checkpoint_minutes: for the sinks that checkpoint (ignored here)."""
+    def __init__(self, puzzle, directory, plan, finished, log=print):
+        """plan: the build's select.SearchPlan (its store's class keeps the layers; its
+        checkpoint_minutes, for the sinks that checkpoint); finished(depth, count): called
+        when a layer is final (written, or kept)."""
         self.puzzle = puzzle
         self.directory = directory
-        self.store = self.store_class(directory, puzzle)
+        self.store = plan.store.store(directory, puzzle)
         self.finished = finished
         self.log = log
         self.infos = []  # LayerInfo of the layers kept: depths 0..the last
@@ -110,14 +106,13 @@ class CountSink(LayerSink):
     every `checkpoint_minutes` (0: after every layer) by the thread, while the kernels
     expand the next layer."""
 
-    kind = COUNTS
-    store_class = CountStore
     says = ", keeping counts only"
 
-    def __init__(self, puzzle, directory, finished, log=print, checkpoint_minutes=5.0):
-        # a graded puzzle is refused before (modes.check_store: the rule stated once)
-        super().__init__(puzzle, directory, finished, log)
-        self.interval = 60 * checkpoint_minutes
+    def __init__(self, puzzle, directory, plan, finished, log=print):
+        # a graded puzzle is refused before (StoreKind.check, when the plan was made)
+        super().__init__(puzzle, directory, plan, finished, log)
+        minutes = plan.checkpoint_minutes
+        self.interval = float("inf") if minutes is None else 60 * minutes
         self._last = time.perf_counter()
 
     def new_search(self):
@@ -130,7 +125,7 @@ class CountSink(LayerSink):
         """Resume from the checkpoint of this puzzle's definition, if there is one, or start
         from the goals (removing the manifest and samples of an earlier build)."""
         self.store.prune(0)
-        header = checkpoint.read_header(self.directory, self.puzzle, self.kind)
+        header = checkpoint.read_header(self.directory, self.puzzle, self.store.kind)
         if header is None:
             checkpoint.remove(self.directory)  # another puzzle's, definition's or store's
             goals = goal_layer(self.puzzle)
@@ -159,7 +154,7 @@ class CountSink(LayerSink):
     def _checkpoint(self, search, depth, infos):
         began = time.perf_counter()
         size = search.checkpoint(self.directory, self.puzzle, depth, infos, self.store.samples,
-                                 self.kind)
+                                 self.store.kind)
         return time.perf_counter() - began, size
 
     def settle(self):
@@ -193,8 +188,6 @@ class DistanceSink(CountSink):
     """As CountSink, on a search whose two bits end as each state's depth label
     (distances.py), which it writes as the table (store/distances.py) before the manifest."""
 
-    kind = DISTANCES
-    store_class = DistanceStore
     says = ", keeping counts and distances"
 
     def new_search(self):
@@ -217,5 +210,3 @@ class DistanceSink(CountSink):
         self.log(f"{self.puzzle.name}: distance table ({entry['bytes'] / 2**30:,.2f} GiB, "
                  f"depth modulo {labels.modulus}) written in {time.perf_counter() - began:.1f} s")
 
-
-SINKS = {sink.kind: sink for sink in (LayerSink, CountSink, DistanceSink)}  # by `store:`

@@ -9,9 +9,9 @@ tables, see compiled/).  Its optional capabilities come in two kinds:
   query sets, ...): methods of Capabilities with a documented default that says "none", so
   callers ask the puzzle instead of asking which family it belongs to;
 - a command only one family answers (peg solitaire's chains of jumps, a sliding puzzle's
-  boards for another goal and its pattern databases): a class at the end of this module
-  that the family's class also derives from, reached through `puzzle.capability(Kind)`,
-  which refuses in one line for a puzzle without it.  Puzzle carries none of them.
+  boards for another goal and its pattern databases): a class of capabilities.py that the
+  family's class also derives from, reached through `puzzle.capability(Kind)`, which
+  refuses in one line for a puzzle without it.  Puzzle carries none of them.
 
 A family's compiled kernels live in a module of their own (`kernels`), imported on first use:
 listing puzzles and checking a config load no numba.
@@ -19,7 +19,6 @@ listing puzzles and checking a config load no numba.
 
 import hashlib
 import json
-from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
 
@@ -36,7 +35,16 @@ SEPARATORS = " \t\n,()[]|/"  # what may stand between cells in a board string
 class Capabilities:
     """The optional capabilities several families share, each with a default that says
     "none" (docs/architecture.md, "The puzzle interface").  Puzzle derives from it; a new
-    shared capability is a method here whose default means "none"."""
+    shared capability is a method here whose default means "none", or a flag whose default
+    is False, set once where the family knows it (never found out by calling a method with
+    empty input)."""
+
+    # Declared by the family: every move flips move_parity's colouring, with the goals all
+    # of one colour, so no move joins two states of one layer and a state's neighbours lie
+    # in the layers just above and below it (domino; sliding, single-tile).
+    bipartite = False
+    # Declared by the family: its moves have names, which route_moves gives (permutation).
+    named_moves = False
 
     def symmetries(self):
         """Cell maps of a symmetry group, all but the identity, that carry the state graph
@@ -124,11 +132,10 @@ class Capabilities:
         return 0
 
     def move_parity(self, ranks):
-        """A 0/1 colouring of the ranks that every move flips, with the goal states all of
-        one colour, as an int64 array: layer d is then all of one colour, and a state's
-        neighbours lie in the layers just above and below it (it halves the radii matching
-        tries, and the frontier engine's merges subtract one older layer, not two); None
-        when the puzzle has none.  Default: None."""
+        """A bipartite puzzle's 0/1 colouring of the ranks that every move flips, with the
+        goal states all of one colour, as an int64 array: layer d is then all of one colour
+        (it halves the radii matching tries, and the frontier engine's merges subtract one
+        older layer, not two); None when the puzzle has none.  Default: None."""
         return None
 
     def parity_run(self):
@@ -138,22 +145,15 @@ class Capabilities:
         Default: None."""
         return None
 
-    @property
-    def bipartite(self):
-        """Whether every move flips a colouring of the states (move_parity is not None): no
-        move then joins two states of one layer, so a state's neighbours lie in the layers
-        just above and below it."""
-        return self.move_parity(np.zeros(0, dtype=np.uint64)) is not None
-
     def relabelling(self):
         """A renaming of pieces that maps the goal onto some queries and paths onto paths,
         for meet-in-the-middle matching (see matching.py); None when the puzzle has none."""
         return None
 
     def route_moves(self, ranks):
-        """The names of the moves a path of ranks takes, one per step (permutation puzzles:
-        the definition's move names, e.g. R U' F2); None when the puzzle's moves have no
-        names (its boards say it all).  Default: None."""
+        """The names of the moves a path of ranks takes, one per step, for a puzzle with
+        named_moves (permutation puzzles: the definition's move names, e.g. R U' F2); None
+        when its moves have no names (its boards say it all).  Default: None."""
         return None
 
     def query_sets(self):
@@ -410,94 +410,12 @@ class Puzzle(Capabilities):
         return f"<puzzle {self.name}: {self.size:,} states>"
 
     def capability(self, kind):
-        """This puzzle as `kind`, a capability only some families have (a class below:
-        PatternBounds, GoalFrames, ChainedMoves), for its methods; PuzzleError naming what
-        it lacks when the puzzle's family has not got it."""
+        """This puzzle as `kind`, a capability only some families have (a class of
+        capabilities.py: PatternBounds, GoalFrames, ChainedMoves, Catalogued), for its
+        methods; PuzzleError naming what it lacks when the puzzle's family has not got it."""
         if isinstance(self, kind):
             return self
         raise PuzzleError(f"{self.name}: {kind.lacking}")
-
-
-# -- capabilities only some families have: Puzzle.capability(Kind) -------------------------
-#
-# A family that has one derives from its class as well as from Puzzle and implements its
-# methods (a member that cannot answer raises PuzzleError itself, e.g. --goal for a sliding
-# puzzle with repeated pieces); `lacking` is what the refusal says of every other puzzle.
-
-
-class PatternBounds:
-    """Lower bounds looked up in the database of an abstraction (sliding puzzles):
-    `solve --heuristic pdb:<puzzle>`."""
-
-    lacking = "no pattern databases of abstractions (pdb: bounds are for sliding puzzles)"
-
-    def pattern_bound(self, abstract, depths):
-        """The lower bound that looks positions up in `depths` (the depth of every rank of
-        `abstract`, a coarser puzzle whose every move is a move of this one): a
-        bounds.LowerBound."""
-        raise NotImplementedError
-
-
-class GoalFrames:
-    """Boards written for another goal (sliding puzzles with distinct tiles):
-    `solve --goal`."""
-
-    lacking = "boards can be solved towards its own goal only"
-
-    def goal_frame(self, goal):
-        """Solving towards another goal (a board string, e.g. the literature's): an object
-        whose parse(text) turns a board written for that goal into a board of this puzzle
-        at the same distance from this puzzle's goal (BoardError when malformed or not
-        solvable towards that goal), format(board, notation) writes such a board back as
-        it was given (notation: as for format_as), and cell(c) gives the given board's
-        cell of this puzzle's cell c (routes)."""
-        raise NotImplementedError
-
-
-class ChainedMoves:
-    """A move metric in which a chain of jumps by one piece is one move (peg solitaire):
-    `puzzledb peg-solutions`."""
-
-    lacking = "no move metric of chained jumps (peg-solutions is for peg solitaire)"
-
-    def solutions_in_moves(self, finish, first_move=None, all_solutions=True):
-        """The shortest solutions in that metric from the start to one piece left at hole
-        `finish` (None: the definition's finish); first_move fixes the first move (the
-        holes its piece visits).  A chains.SearchResult whose solutions are lists of moves,
-        each a tuple of holes."""
-        raise NotImplementedError
-
-    def format_moves(self, moves):
-        """Moves as the family writes them (peg solitaire: (0,6)(9,3)(2,0,6)...)."""
-        raise NotImplementedError
-
-
-class Catalogued:
-    """A catalogue of puzzles (sliding blocks: every board of a box around its goal pieces,
-    docs/blocks.md): `puzzledb catalogue`, and boards answered one by one by a search of
-    their cluster (`distance`, `solve`)."""
-
-    lacking = "not a catalogue (declare one with catalogue: instead of board:)"
-
-    def solution(self, board):
-        """An optimal solution from the board (the board first), None if it cannot reach
-        the goal."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class TilePartition:
-    """Tiles split into disjoint groups, for additive pattern databases: a board of width x
-    height cells whose goal (a piece code per cell, 0 the blank) holds every tile once.
-    Each group lists its tiles' codes in the order of its placement numbering; `labels`
-    names each group by its tiles' symbols (file names)."""
-
-    name: str
-    width: int
-    height: int
-    goal: tuple
-    groups: tuple
-    labels: tuple
 
 
 def _generic():

@@ -22,7 +22,7 @@ from numba import prange
 
 from puzzledb.bfs import bitset
 from puzzledb.compiled import jit, neighbours_of_many, relabel, relabel_one
-from puzzledb.query.database import depths_of, descend
+from puzzledb.query.lookups import depths_of, descend
 from puzzledb.errors import BoardError, LayerError, PuzzleError
 from puzzledb.expansion import words_for
 from puzzledb.store.layers import LayerStore

@@ -11,7 +11,7 @@ import numpy as np
 
 from puzzledb import keys
 from puzzledb.puzzles.base import show_boards
-from puzzledb.query.database import descend, descend_many
+from puzzledb.query.lookups import descend, descend_many
 from puzzledb.store.files import write_text
 
 ANTIPODE_ROUTES = 1000  # deepest positions written as move sequences, at most

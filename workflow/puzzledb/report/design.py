@@ -17,7 +17,6 @@ import numpy as np
 
 from puzzledb.errors import PuzzleError
 from puzzledb.report import analysis
-from puzzledb.store import LAYERS
 from puzzledb.store.files import write_text
 
 COLUMNS = ("distance", "placements", "cumulative", "components")
@@ -52,10 +51,10 @@ def design(db):
     if not puzzle.every_placement:
         raise PuzzleError(f"{puzzle.name}: its ranks do not number every placement of its "
                           f"pieces, so it has no designer's table")
-    if db.partial or db.store.kind != LAYERS:
+    if db.partial or not db.kind.layers:
         raise PuzzleError(f"{puzzle.name}: the designer's table needs every layer "
                           f"(this database is "
-                          f"{'partial' if db.partial else 'store: ' + db.store.kind})")
+                          f"{'partial' if db.partial else 'store: ' + db.kind.name})")
     from puzzledb.compiled.components import components  # numba: only when computed
 
     roots = components(puzzle.size, puzzle.max_moves, puzzle.work_size, puzzle.tables())

@@ -16,23 +16,13 @@ from puzzledb.puzzles.base import read_shown_boards, show_boards
 from puzzledb.query import problems
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis, design, pictures
-from puzzledb.store import COUNTS, DISTANCES, LAYERS
+from puzzledb.query.kinds import KINDS
+from puzzledb.store import LAYERS
 from puzzledb.store.files import write_text
 
 
 SOLUTION_LIMIT = 200  # the page draws an optimal solution of at most this many moves
-
-
-# What the page says of a database that keeps less than every layer (config `store:`)
-STORE_NOTES = {
-    COUNTS: "Counts only (<code>store: counts</code>): every layer was counted, not kept; "
-            "the deepest positions and a random sample of each layer were kept.",
-    DISTANCES: "Distances (<code>store: distances</code>): every layer was counted, not "
-               "kept; the deepest positions, a random sample of each layer and every "
-               "position's depth in two bits (modulo 3, or 4 by its colour) were kept, from "
-               "which <code>puzzledb distance</code>, <code>solve</code> and "
-               "<code>count</code> answer.",
-}
+BOARD_FIT = 60  # a board shown beside its moves when its string is at most this long
 
 
 @dataclass
@@ -51,8 +41,10 @@ class Section:
 
     rows: (depth, count, cumulative); boards: the deepest layer's; plot: its PNG or None;
     symmetry: None or (symmetry summary rows, antipode boards per orbit); note: None or what
-    a partial database stores; declared: where and how the puzzle is defined; store: what
-    its database keeps (config `store:`; STORE_NOTES says it on the page)."""
+    a partial database stores; declared: where and how the puzzle is defined; store: the
+    kind of its database (config `store:`, a query.kinds.StoreKind), which the page states
+    when it keeps less than every layer; moves: for a puzzle whose moves have names, the
+    moves that make each of the deepest positions (antipodes_moves.txt), else []."""
     puzzle: object
     declared: str
     rows: list
@@ -61,9 +53,10 @@ class Section:
     symmetry: tuple | None
     note: str | None
     problem_sets: list = field(default_factory=list)
-    store: str = LAYERS
+    store: object = KINDS[LAYERS]
     solution: list = field(default_factory=list)  # boards of an optimal solution, pictured
     design: list = field(default_factory=list)  # the designer's table's rows, if written
+    moves: list = field(default_factory=list)
 
 
 def finished_databases(results):
@@ -102,7 +95,7 @@ def read_section(results, puzzle, declared):
     boards = read_shown_boards(puzzle, Path(paths.antipodes(results, name)).read_text())
     with DepthDatabase(puzzle, Path(paths.layers(results, name))) as db:
         note = db.extent() if db.partial else None
-        store = db.store.kind
+        store = db.kind
         solution = pictured_solution(db, boards)
     symmetry = None
     orbit_summary = Path(paths.symmetry_summary(results, name))
@@ -112,10 +105,13 @@ def read_section(results, puzzle, declared):
                     read_shown_boards(puzzle, orbit_antipodes.read_text()))
     plot = Path(paths.depth_plot(results, name))
     table = Path(paths.design(results, name))
+    moves = Path(paths.antipode_moves(results, name))
     return Section(puzzle, declared, analysis.read_summary(paths.summary(results, name)),
                    boards, plot if plot.is_file() else None, symmetry, note,
                    problem_sets(results, name), store, solution,
-                   design.read_design(table) if table.is_file() else [])
+                   design.read_design(table) if table.is_file() else [],
+                   moves.read_text().splitlines() if puzzle.named_moves and moves.is_file()
+                   else [])
 
 
 def pictured_solution(db, boards):
@@ -123,7 +119,7 @@ def pictured_solution(db, boards):
     boards of a puzzle whose boards are pictures (Puzzle.picture), up to SOLUTION_LIMIT
     moves; none when a counts-only, partial or one-way database has none to give."""
     puzzle = db.puzzle
-    if (not boards or db.partial or db.store.kind == COUNTS or not puzzle.reversible
+    if (not boards or db.partial or db.refusal is not None or not puzzle.reversible
             or db.max_depth > SOLUTION_LIMIT
             or puzzle.picture(puzzle.parse(boards[0])) is None):
         return []
@@ -187,8 +183,10 @@ def _section_html(section):
     name = html.escape(puzzle.name)
     parts = [f"<h2 id='{name}'>{name}</h2><p>{html.escape(puzzle.description)}</p>",
              f"<p>Defined {html.escape(section.declared)}</p>"]
-    if section.store in STORE_NOTES:
-        parts.append(f"<p>{STORE_NOTES[section.store]}</p>")
+    if not section.store.layers:
+        parts.append(f"<p>Its database keeps less than every layer (<code>store: "
+                     f"{section.store.name}</code>): {html.escape(section.store.describes)}."
+                     f"</p>")
     if note:
         parts.append(f"<p><b>Partial database: {html.escape(note)}.</b> {rows[-1][2]:,} "
                      f"positions within {rows[-1][0]} moves; the layer at {rows[-1][0]} "
@@ -199,7 +197,9 @@ def _section_html(section):
     if section.plot is not None:
         parts.append(f"<img src='{data_uri(section.plot, 'image/png')}' "
                      f"alt='depth distribution of {name}'>")
-    if not note:
+    if not note and section.moves:
+        parts.append(_moves_html(puzzle, "Deepest positions", section.boards, section.moves))
+    elif not note:
         parts.append(_boards_html(puzzle, "Deepest positions", section.boards))
     if section.solution:
         parts.append(f"<p>An optimal solution from the first of them, "
@@ -252,6 +252,19 @@ def _problem_set_html(name, problem_set):
     parts.extend(f"<tr><td>{d}</td><td>{c:,}</td><td>{t:,}</td></tr>" for d, c, t in rows)
     parts.append("</table>")
     return parts
+
+
+def _moves_html(puzzle, title, boards, moves, limit=20):
+    """Positions of a puzzle whose moves have names under a title: each as the moves that
+    make it from the goal, and its board beside them where it fits (BOARD_FIT)."""
+    shown = list(zip(boards, moves))[:limit]
+    more = f" (first {len(shown)})" if len(boards) > limit else ""
+    fits = all(len(board) <= BOARD_FIT for board, _ in shown)
+    rows = "".join(f"<tr><td><code>{html.escape(made)}</code></td>"
+                   + (f"<td><code>{html.escape(board)}</code></td>" if fits else "") + "</tr>"
+                   for board, made in shown)
+    head = "<tr><th>moves from the goal</th>" + ("<th>position</th>" if fits else "") + "</tr>"
+    return f"<p>{title}{more}, each as the moves that make it:</p><table>{head}{rows}</table>"
 
 
 def _boards_html(puzzle, title, boards, limit=20):

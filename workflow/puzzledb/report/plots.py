@@ -3,7 +3,7 @@ Drawn on a matplotlib Figure of its own (no pyplot, no global figure state, no G
 backend): savefig renders it with Agg."""
 
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from puzzledb.store.files import atomic_file
 
@@ -15,8 +15,15 @@ def depth_axis(puzzle):
 
 
 def plot_depths(rows, title, path, xlabel="distance from the goal (moves)", note=None):
-    """A bar chart of (depth, count, cumulative) rows; note: what a partial database
-    stores, shown under the title."""
+    """A bar chart of (depth, count, cumulative) rows written to `path` (depth_figure)."""
+    fig = depth_figure(rows, title, xlabel, note)
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format="png")
+
+
+def depth_figure(rows, title, xlabel="distance from the goal (moves)", note=None):
+    """The Figure of a bar chart of (depth, count, cumulative) rows, its depth axis marked
+    at whole numbers only; note: what a partial database stores, shown under the title."""
     depths = [r[0] for r in rows]
     counts = [r[1] for r in rows]
     fig = Figure(figsize=(8, 4.5), dpi=100)
@@ -28,9 +35,9 @@ def plot_depths(rows, title, path, xlabel="distance from the goal (moves)", note
         ax.set_title(f"{title}: {rows[-1][2]:,} positions\n{note}")
     else:
         ax.set_title(f"{title}: {rows[-1][2]:,} positions, deepest {depths[-1]}")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # depths are whole numbers
     ax.ticklabel_format(axis="y", style="plain")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    with atomic_file(path) as tmp:
-        fig.savefig(tmp, format="png")
+    return fig

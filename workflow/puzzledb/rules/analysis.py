@@ -2,7 +2,6 @@
 default target builds, and which puzzles and problem sets the analyses cover."""
 
 from puzzledb import paths, puzzles
-from puzzledb.store import LAYERS
 
 
 class AnalysisRules:
@@ -13,10 +12,10 @@ class AnalysisRules:
         self.results = config["results"]
 
     def _with_layers(self, wanted):
-        """The puzzles with a layer store (the other stores keep no layers to mine) for
-        which wanted(puzzle) holds."""
+        """The puzzles whose store keeps the layers (the others keep none to mine) for which
+        wanted(puzzle) holds."""
         return [p for p in self.config["puzzles"]
-                if self.plans[p].store == LAYERS and wanted(puzzles.get(p))]
+                if self.plans[p].store.layers and wanted(puzzles.get(p))]
 
     def symmetric_puzzles(self):
         """The puzzles whose layers are counted up to symmetry."""
@@ -30,7 +29,7 @@ class AnalysisRules:
     def routed_puzzles(self):
         """The puzzles whose moves have names: their deepest positions are also written as
         move sequences (antipodes_moves.txt)."""
-        return self._with_layers(lambda puzzle: puzzle.route_moves([]) is not None)
+        return self._with_layers(lambda puzzle: puzzle.named_moves)
 
     def phased_puzzles(self):
         """The puzzles with a start pattern (start_distribution.csv)."""

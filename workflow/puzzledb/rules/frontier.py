@@ -27,23 +27,19 @@ class FrontierRules:
         return puzzles_built(self.plans, FRONTIER)
 
     def search_plan(self, wildcards):
-        """The puzzle's search plan as a frontier job's params.plan: segments and depth
-        limit (the arguments of the job's search besides its paths)."""
-        return self._plan_arguments(wildcards.puzzle)
+        """The puzzle's search plan (config.search_plan's), a frontier job's params.plan."""
+        return self.plans[wildcards.puzzle]
 
     def frontier_plan(self, puzzle):
         """The puzzle's FrontierPlan, one for the run: it keeps each depth's segment cuts,
         read from a layer file once, not again for every merge job's mem_mb."""
         if puzzle not in self._frontier_plans:
+            plan = self.plans[puzzle]
             self._frontier_plans[puzzle] = FrontierPlan(
                 puzzles.get(puzzle), paths.layers(self.results, puzzle),
-                paths.frontier_work(self.results, puzzle),
-                job_states=self.config["job_states"], **self._plan_arguments(puzzle))
+                paths.frontier_work(self.results, puzzle), plan.segments, plan.job_states,
+                plan.depth_limit)
         return self._frontier_plans[puzzle]
-
-    def _plan_arguments(self, puzzle):
-        plan = self.plans[puzzle]
-        return {"segments": plan.segments, "depth_limit": plan.depth_limit}
 
     # -- the chain of step records ----------------------------------------------------------
     def records(self, puzzle):
@@ -113,7 +109,7 @@ class FrontierRules:
     def step_mb(self, wildcards):
         """mem_mb of a step job: the estimate for a layer of job_states states, or of the
         layer before its first depth when that is larger."""
-        states = self.config["job_states"]
+        states = self.plans[wildcards.puzzle].job_states
         if int(wildcards.first) > 0:
             _, record = self.record_before(wildcards.puzzle, int(wildcards.first))
             states = max(states, record.layers[-1].count)

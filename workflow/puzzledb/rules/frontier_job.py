@@ -8,10 +8,11 @@ from puzzledb.compiled import set_threads
 
 
 def frontier_search(snakemake):
-    """The Frontier of the job's puzzle (its params.plan: FrontierRules.search_plan), with
-    the job's threads in use."""
+    """The Frontier of the job's puzzle as its search plan says (params.plan:
+    FrontierRules.search_plan), with the job's threads in use."""
     set_threads(snakemake.threads)
     name, results = snakemake.wildcards.puzzle, snakemake.config["results"]
+    plan = snakemake.params.plan
     return Frontier(puzzles.get(name), paths.layers(results, name),
-                    paths.frontier_work(results, name), job_states=snakemake.config["job_states"],
-                    **snakemake.params.plan)
+                    paths.frontier_work(results, name), plan.segments, plan.job_states,
+                    plan.depth_limit)

@@ -202,7 +202,7 @@ def build_table(puzzle, partition_name, label, path, threads=None, memory_mb=Non
     need = pattern_build_bytes(partition.width * partition.height, len(label)) / 2**20
     if memory_mb is not None and need > memory_mb:
         raise BudgetError(f"{puzzle.name}: building table {label} of {partition.name} needs "
-                          f"{need:,.0f} MiB, more than the memory budget of {memory_mb:,} MiB")
+                          f"{need:,.0f} MiB, more than memory_mb: {memory_mb}")
     began = time.perf_counter()
     built = build_group(partition, g, threads, log)
     write_group(path, puzzle, partition, g, built)

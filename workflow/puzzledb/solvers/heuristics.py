@@ -8,7 +8,7 @@ import numpy as np
 from puzzledb.compiled.bounds import max_bound
 from puzzledb.query.database import DepthDatabase
 from puzzledb.errors import PuzzleError, SearchError
-from puzzledb.puzzles.base import PatternBounds
+from puzzledb.puzzles.capabilities import PatternBounds
 from puzzledb.solvers.additive import built, load
 
 ADDITIVE = "additive:"
@@ -94,6 +94,7 @@ def pattern_depths(db):
 
 def pattern_database(puzzle, db):
     """The bound read from db, the database of an abstraction of puzzle (see
-    puzzles.base.PatternBounds; a puzzle without them is refused before db is read)."""
+    puzzles.capabilities.PatternBounds; a puzzle without them is refused before db is
+    read)."""
     return puzzle.capability(PatternBounds).pattern_bound(db.puzzle, pattern_depths(db))
 

@@ -1,10 +1,9 @@
-"""What is on disk.  The kinds of database a build may keep (config `store:`), named here so
-that what only plans (config.py, bfs/select.py) knows them without loading a store."""
+"""What is on disk.  The names of the kinds of database a build may keep (config `store:`),
+as a store writes them in its manifest; each kind is one object of query/kinds.py."""
 
 LAYERS = "layers"  # every layer's states, one file per depth (layers.py): the default
 COUNTS = "counts"  # every layer's count and a sample of its states (counts.py)
 DISTANCES = "distances"  # counts and samples, and every state's depth in two bits (distances.py)
-STORES = (LAYERS, COUNTS, DISTANCES)
 
 
 def label_modulus(puzzle):

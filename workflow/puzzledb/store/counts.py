@@ -13,7 +13,6 @@ from layers.
 """
 
 from dataclasses import dataclass
-import time
 
 import h5py
 import numpy as np
@@ -22,8 +21,8 @@ from puzzledb.errors import LayerError, one_line
 from puzzledb.paths import SAMPLES
 from puzzledb.store import COUNTS, integrity
 from puzzledb.store.files import atomic_file, hdf5_file
+from puzzledb.store.directory import LayerInfo, StoreDirectory
 from puzzledb.store.layer import ranks_crc
-from puzzledb.store.layers import LayerInfo, LayerStore
 
 SAMPLE_STATES = 4096  # states kept of each layer, drawn at random from a larger one
 DEEPEST_STATES = 1 << 20  # the deepest layer is kept whole up to this many states
@@ -37,7 +36,7 @@ class VerifiedCounts:
     layers: int
     total: int
     kept: int
-    seconds: float
+    seconds: float = 0.0
     what: str = "a counts-only"  # the database's kind, as the line says it
     table_bytes: int = 0  # the distance table's, read back (store/distances.py)
 
@@ -54,13 +53,11 @@ def sample_name(depth):
     return f"depth_{depth:03d}"
 
 
-class CountStore(LayerStore):
+class CountStore(StoreDirectory):
     """The counts and samples of one puzzle's layers in one directory."""
 
     kind = COUNTS
-    keeps = "counts only"  # what refusals say it keeps
     files = "samples"  # its files besides the manifest, as verify --repair names them
-    contents = "counts, samples and the deepest positions"  # what `puzzledb info` says
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)
@@ -68,10 +65,6 @@ class CountStore(LayerStore):
 
     def samples_path(self):
         return self.directory / SAMPLES
-
-    def good_layers(self):
-        """No layer is kept on disk: a search resumes from its checkpoint only."""
-        return []
 
     def prune(self, keep):
         """Remove the manifest and samples (the database is being built again), the layer
@@ -116,27 +109,20 @@ class CountStore(LayerStore):
         integrity.check_crc(ranks_crc(ranks), info.crc32, what=f"samples file {path}")
         return ranks, whole
 
-    def verify(self, repair=False, progress=None):
-        """Check the manifest and every layer's sample against it (and what else the store
-        keeps: checked()); a VerifiedCounts, else a LayerError (repair: the manifest and
-        the store's files removed, so the next build starts again: there are no layers to
-        resume from)."""
-        started = time.perf_counter()
-        try:
-            verified = self.checked(progress)
-        except LayerError as err:
-            if repair:
-                self.prune(0)
-                raise LayerError(f"{self.puzzle.name}: {err}; removed the manifest and "
-                                 f"{self.files}: the next build searches again") from None
-            raise LayerError(f"{self.puzzle.name}: {err}; `puzzledb verify "
-                             f"{self.puzzle.name} --repair` removes it") from None
-        verified.seconds = time.perf_counter() - started
-        return verified
+    def repair(self, err, remove):
+        """What to do about what the scrub found bad: there are no layers to resume from, so
+        `puzzledb verify --repair` removes the manifest and the store's files (with
+        `remove`, it has), and the next build searches again."""
+        name = self.puzzle.name
+        if remove:
+            self.prune(0)
+            return "", f"removed the manifest and {self.files}: the next build searches again"
+        return "", f"`puzzledb verify {name} --repair` removes it"
 
-    def checked(self, progress=None):
-        """The manifest and every layer's sample checked; a VerifiedCounts (its seconds
-        left to verify)."""
+    def scrub(self, progress=None):
+        """The scrub of `puzzledb verify`: the manifest and every layer's sample checked
+        against it (and, in a subclass, what else the store keeps); a VerifiedCounts, else
+        the first LayerError."""
         infos = self.manifest_layers()
         kept = 0
         for info in infos:
@@ -144,5 +130,4 @@ class CountStore(LayerStore):
             kept += ranks.size
             if progress is not None:
                 progress(ranks.size, None)
-        return VerifiedCounts(self.puzzle.name, len(infos), sum(i.count for i in infos), kept,
-                              0.0)
+        return VerifiedCounts(self.puzzle.name, len(infos), sum(i.count for i in infos), kept)

@@ -1,12 +1,15 @@
 """A large array moved between memory and a file past the page cache (direct I/O, O_DIRECT):
 the two-bit array of a search, which a checkpoint saves (bfs/checkpoint.py) and the distances
-store keeps (distances.py).  Copied through the page cache, 10 GiB took a core for most of a
-minute and the memory the machine's other work needs; by direct I/O from an array aligned on
-BLOCK bytes, 4 GiB took 1.4 s of wall and 0.1 s of CPU (docs/benchmarks.md)."""
+store keeps (distances.py), both written by write_array.  Copied through the page cache,
+10 GiB took a core for most of a minute and the memory the machine's other work needs; by
+direct I/O from an array aligned on BLOCK bytes, 4 GiB took 1.4 s of wall and 0.1 s of CPU
+(docs/benchmarks.md)."""
 
 import os
 
 import numpy as np
+
+from puzzledb.store.files import atomic_file
 
 IO_BYTES = 64 << 20  # bytes written or read at a time
 BLOCK = 4096  # an array moved by direct I/O starts at a multiple of this, in memory and file
@@ -67,6 +70,27 @@ def _move(fd, raw, offset, direct, writing, each):
         if each is not None:
             each(piece)
     return bulk
+
+
+def write_array(path, head, words, each=None, final_head=None):
+    """Write the file `path` whole or not at all (atomic_file): `head` (bytes), zeros to the
+    next BLOCK boundary, then the array `words` by direct I/O (move; each(piece) on every
+    piece of it, in order), flushed to the disk (fsync) and its pages dropped from the page
+    cache.  final_head(): bytes of head's length written over it after the array (a CRC-32
+    known only then).  The file's size in bytes."""
+    with atomic_file(path) as tmp:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            offset = block_end(len(head))
+            os.write(fd, head.ljust(offset, b"\0"))
+            move(tmp, fd, words.view(np.uint8), offset, True, each)
+            if final_head is not None:
+                os.pwrite(fd, final_head(), 0)
+            os.fsync(fd)
+            drop_cache(fd)
+        finally:
+            os.close(fd)
+    return os.stat(path).st_size
 
 
 def drop_cache(fd):

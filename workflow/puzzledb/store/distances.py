@@ -33,8 +33,7 @@ from puzzledb.paths import DISTANCES as TABLE
 from puzzledb.puzzles.base import FORMAT_VERSION
 from puzzledb.store import DISTANCES, integrity
 from puzzledb.store.counts import CountStore
-from puzzledb.store.direct import BLOCK, block_end, drop_cache, move
-from puzzledb.store.files import atomic_file
+from puzzledb.store.direct import BLOCK, block_end, drop_cache, write_array
 
 MAGIC = b"PZDBDIST"
 READ_BYTES = 64 << 20  # bytes read at a time when the table is checked
@@ -59,9 +58,7 @@ class DistanceStore(CountStore):
     """The counts, samples and distance table of one puzzle's states in one directory."""
 
     kind = DISTANCES
-    keeps = "distances"
     files = "samples and table"
-    contents = "counts, samples, the deepest positions and every position's distance"
 
     def __init__(self, directory, puzzle):
         super().__init__(directory, puzzle)
@@ -84,19 +81,9 @@ class DistanceStore(CountStore):
             nonlocal crc
             crc = integrity.crc32(piece, crc)
 
-        head = self._header(words, labels)
-        path = self.table_path()
-        with atomic_file(path) as tmp:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            try:
-                os.write(fd, head.ljust(block_end(len(head)), b"\0"))
-                move(tmp, fd, words.view(np.uint8), block_end(len(head)), True, add)
-                os.pwrite(fd, self._header(words, labels, crc), 0)  # the CRC, known now
-                os.fsync(fd)
-                drop_cache(fd)
-            finally:
-                os.close(fd)
-        self.table_entry = dict(file=TABLE, bytes=path.stat().st_size, crc32=crc,
+        size = write_array(self.table_path(), self._header(words, labels), words, add,
+                           lambda: self._header(words, labels, crc))  # the CRC, known now
+        self.table_entry = dict(file=TABLE, bytes=size, crc32=crc,
                                 modulus=labels.modulus, codes=list(labels.codes),
                                 goal_colour=labels.goal_colour)
         return self.table_entry
@@ -121,10 +108,10 @@ class DistanceStore(CountStore):
         (size, labels; not the CRC-32: verify reads it all)."""
         return DistanceTable(self.table_path(), self.puzzle, self.manifest().get("table"))
 
-    def checked(self, progress=None):
-        """The counts store's check (manifest, samples), then the table read back whole
+    def scrub(self, progress=None):
+        """The counts store's scrub (manifest, samples), then the table read back whole
         against its CRC-32."""
-        verified = super().checked(progress)
+        verified = super().scrub(progress)
         verified.what = "a distances"
         verified.table_bytes = self.table().check()
         return verified

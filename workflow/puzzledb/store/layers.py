@@ -6,24 +6,24 @@ chunk, so a lookup reads one chunk): the format, its chunks' coding and the read
 are in layer.py.  A layer is written under a temporary name and renamed,
 so a file with the final name is always whole; a CRC-32 of the ranks, kept in the file and in
 the manifest, catches the rest.  manifest.json is written last.  (The CRC-32, the definition
-hash and the manifest are integrity.py's, shared with the table store, tables.py.)  Every file
-puzzledb writes (layers, manifests, tables, plots) goes through atomic_file.
+hash and the manifest are integrity.py's, shared with the table store, tables.py; what
+every kind of store shares, the manifest's reading and verify, is directory.py's.)  Every
+file puzzledb writes (layers, manifests, tables, plots) goes through atomic_file.
 LayerStore.check_layer is the one full check of a layer: a resuming build uses it to find the
 last good layer (good_layers), `puzzledb verify` and the verify rule to scrub a finished
-database (verify).
+database (scrub, and repair for what it finds).
 """
 
 import shutil
-import time
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 
-from puzzledb.errors import LayerError, one_line
-from puzzledb.paths import MANIFEST, layer_name
+from puzzledb.errors import LayerError
+from puzzledb.paths import MANIFEST
 from puzzledb.store import LAYERS, integrity
-from puzzledb.store.files import atomic_file, hdf5_file, writer_gone
+from puzzledb.store.directory import LayerInfo, StoreDirectory
+from puzzledb.store.files import atomic_file, hdf5_file
 from puzzledb.store.parts import (
     MAX_PARTS,
     PartError,
@@ -42,24 +42,6 @@ from puzzledb.store.layer import (
     encode_chunk,
     ranks_crc,
 )
-from puzzledb.puzzles.base import FORMAT_VERSION
-
-
-@dataclass
-class LayerInfo:
-    depth: int
-    count: int
-    crc32: int
-    bytes: int = 0  # the size of its file (and of its parts' files)
-    # a layer written in parts (parts.py): each part's count, crc32 and bytes; None: one file
-    parts: list | None = None
-    # the positions its keys stand for, when they stand for classes (the class sizes summed:
-    # puzzles/symmetric.py); None: each key is one position
-    positions: int | None = None
-
-    def listed(self):
-        """As the manifest and the step records list it (no `parts` for a single file)."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
 
 
 @dataclass
@@ -69,7 +51,7 @@ class Verified:
     puzzle: str
     layers: int
     total: int
-    seconds: float
+    seconds: float = 0.0
 
     def __str__(self):
         return (f"{self.puzzle}: verified {self.layers} layers (depths 0..{self.layers - 1}), "
@@ -128,23 +110,21 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
     return written, crc, positions
 
 
-class LayerStore:
+class IncompleteError(LayerError):
+    """A database whose build has not written its manifest: running, or stopped."""
+
+
+class LayerStore(StoreDirectory):
     """The layers of one puzzle in one directory."""
 
-    kind = LAYERS  # the config's `store:` value (store/__init__.py: the others)
-    contents = ""  # what `puzzledb info` adds about it: nothing, a layer store is the default
+    kind = LAYERS
 
     def __init__(self, directory, puzzle):
-        self.directory = Path(directory)
-        self.puzzle = puzzle
-        self.definition_hash = puzzle.definition_hash()
+        super().__init__(directory, puzzle)
         # keys that stand for classes are weighed as they are written: each layer's file and
         # listing say the positions beside the keys (puzzles/symmetric.py)
         self.weigh = (lambda keys: int(puzzle.class_sizes(keys).sum())) \
             if puzzle.symmetric else None
-
-    def path(self, depth):
-        return self.directory / layer_name(depth)
 
     def write_layer(self, depth, chunks, count, exact=True):
         """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count` (at
@@ -272,64 +252,63 @@ class LayerStore:
                 break
         return good
 
-    def verify(self, repair=False, progress=None):
-        """Scrub the database, as `puzzledb verify` does: the manifest, then every layer it
-        lists read in full and checked against it (check_layer).  A Verified summary when
-        all is well, else a LayerError naming the first bad layer (its depth and file).
-        Without a manifest the layers present are checked and the database is reported
-        incomplete.  repair: also remove the first bad layer, the layers after it and the
-        manifest (prune; a bad manifest alone is removed), so the next build resumes from
-        the last good layer.  progress(n, total) is called as ranks are read."""
-        started = time.perf_counter()
-        name = self.puzzle.name
+    def scrub(self, progress=None):
+        """The scrub of `puzzledb verify`: the manifest, then every layer it lists read in
+        full and checked against it (check_layer); a Verified, else the first LayerError
+        (its depth: the layer at fault; None: the manifest; a PartError: a part).  Without
+        a manifest the layers present are checked, and then the database is incomplete (a
+        LayerError no repair mends: a build is under way, or was stopped)."""
         complete = self.manifest_path().exists()
-        try:
-            if complete:
-                expected = self.manifest_layers()
-                total = sum(info.count for info in expected)
-            else:  # the layers present when the scrub starts, none of them listed
-                expected, total = [None] * self._layers_present(), None
+        if complete:
+            expected = self.manifest_layers()
+            total = sum(info.count for info in expected)
+        else:  # the layers present when the scrub starts, none of them listed
+            expected, total = [None] * self._layers_present(), None
 
-            def read(n):
-                if progress is not None:
-                    progress(n, total)
+        def read(n):
+            if progress is not None:
+                progress(n, total)
 
-            for depth, info in enumerate(expected):
-                self.check_layer(depth, info, read)
-        except PartError as err:
-            where = f"part {err.part} of layer {err.depth} is bad"
-            if not repair:
-                advice = f"`puzzledb verify {name} --repair` removes it and the manifest"
-            else:
-                err.path.unlink(missing_ok=True)
-                self.manifest_path().unlink(missing_ok=True)
-                advice = (f"removed it and the manifest: the next build (snakemake, or "
-                          f"`puzzledb build {name}`) rebuilds that part alone")
-            raise PartError(f"{name}: {where}: {err}; {advice}", err.depth, err.part,
-                            err.path) from None
-        except LayerError as err:
-            where = (f"layer {err.depth} is bad" if err.depth is not None
-                     else "the manifest is bad")
-            if not repair:
-                advice = f"`puzzledb verify {name} --repair` removes it"
-                if err.depth is not None:
-                    advice += ", the layers after it and the manifest"
-            elif err.depth is None:
-                self.manifest_path().unlink(missing_ok=True)
-                advice = "removed it: the next build checks every layer and writes it again"
-            else:
-                self.prune(err.depth)
-                advice = (f"removed it, the layers after it and the manifest: the next build "
-                          f"(snakemake, or `puzzledb build {name}`) resumes after layer "
-                          f"{err.depth - 1}")
-            raise LayerError(f"{name}: {where}: {err}; {advice}", err.depth) from None
+        for depth, info in enumerate(expected):
+            self.check_layer(depth, info, read)
         if not complete:
             have = f"layers 0..{len(expected) - 1} are whole" if expected else "no layers"
-            raise LayerError(
-                f"{name}: no complete database in {self.directory} (no {MANIFEST}; "
-                f"{have}): a build is running or was stopped, finish it with snakemake or "
-                f"`puzzledb build {name}`")
-        return Verified(name, len(expected), total, time.perf_counter() - started)
+            raise IncompleteError(
+                f"no complete database in {self.directory} (no {MANIFEST}; {have}): a build "
+                f"is running or was stopped, finish it with snakemake or `puzzledb build "
+                f"{self.puzzle.name}`")
+        return Verified(self.puzzle.name, len(expected), total)
+
+    def repair(self, err, remove):
+        """What the scrub's `err` finds at fault, and what to do: `puzzledb verify --repair`,
+        or with `remove` what it did: a bad part removed with the manifest (the next build
+        rebuilds the part alone), a bad layer with the layers after it and the manifest
+        (prune: the next build resumes after the last good layer), a bad manifest alone."""
+        name = self.puzzle.name
+        if isinstance(err, IncompleteError):
+            return "", None  # its message says what to do
+        if isinstance(err, PartError):
+            if remove:
+                err.path.unlink(missing_ok=True)
+                self.manifest_path().unlink(missing_ok=True)
+                return (f"part {err.part} of layer {err.depth} is bad: ",
+                        f"removed it and the manifest: the next build (snakemake, or "
+                        f"`puzzledb build {name}`) rebuilds that part alone")
+            return (f"part {err.part} of layer {err.depth} is bad: ",
+                    f"`puzzledb verify {name} --repair` removes it and the manifest")
+        if err.depth is None:
+            if remove:
+                self.manifest_path().unlink(missing_ok=True)
+                return ("the manifest is bad: ", "removed it: the next build checks every "
+                        "layer and writes it again")
+            return "the manifest is bad: ", f"`puzzledb verify {name} --repair` removes it"
+        if remove:
+            self.prune(err.depth)
+            return (f"layer {err.depth} is bad: ", f"removed it, the layers after it and the "
+                    f"manifest: the next build (snakemake, or `puzzledb build {name}`) "
+                    f"resumes after layer {err.depth - 1}")
+        return (f"layer {err.depth} is bad: ", f"`puzzledb verify {name} --repair` removes "
+                f"it, the layers after it and the manifest")
 
     def _layers_present(self):
         """How many layer files 0, 1, ... are present in a row."""
@@ -337,73 +316,3 @@ class LayerStore:
         while self.path(depth).exists():
             depth += 1
         return depth
-
-    def prune(self, keep):
-        """Make the directory hold layers 0..keep-1 only: delete the later layers, the
-        manifest, and the temporary files of writers that are gone."""
-        self.manifest_path().unlink(missing_ok=True)
-        for path in self.directory.glob("depth_*.h5"):
-            if int(path.stem.split("_")[1]) >= keep:
-                path.unlink()
-        for path in self.directory.glob("depth_*.parts"):
-            if int(path.name[len("depth_"):-len(".parts")]) >= keep:
-                shutil.rmtree(path)
-        for tmp in self.directory.glob("*.tmp"):
-            if writer_gone(tmp):
-                tmp.unlink(missing_ok=True)
-
-    # -- manifest ----------------------------------------------------------------------
-    def manifest_path(self):
-        return integrity.manifest_path(self.directory)
-
-    def write_manifest(self, infos, **extra):
-        """Write the manifest, last: after every layer it lists (`infos`, LayerInfo each)."""
-        return integrity.write_manifest(self.directory, {
-            "puzzle": self.puzzle.name,
-            "definition_hash": self.definition_hash,
-            "format_version": FORMAT_VERSION,
-            "max_depth": infos[-1].depth,
-            "total": sum(i.count for i in infos),
-            "layers": [i.listed() for i in infos],
-            **({} if self.weigh is None else
-               {"positions": sum(i.positions for i in infos)}),
-            **extra,
-        })
-
-    def manifest_layers(self):
-        """The layers the manifest lists (LayerInfo each), after checking that the manifest
-        agrees with itself: depths 0..max_depth in order, counts summing to its total."""
-        manifest = self.manifest()
-        path = self.manifest_path()
-        try:
-            infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]),
-                               parts=_listed_parts(e.get("parts")),
-                               positions=None if e.get("positions") is None
-                               else int(e["positions"]))
-                     for e in manifest["layers"]]
-            max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
-        except (KeyError, TypeError, ValueError) as err:
-            raise LayerError(f"corrupt manifest {path}: {one_line(err)}") from None
-        if [i.depth for i in infos] != list(range(max_depth + 1)):
-            raise LayerError(f"corrupt manifest {path}: its layers are not depths "
-                             f"0..{max_depth}")
-        if sum(i.count for i in infos) != total:
-            raise LayerError(f"corrupt manifest {path}: its layer counts do not sum to its "
-                             f"total {total:,}")
-        return infos
-
-    def manifest(self):
-        """The manifest of a complete database; LayerError if there is none or it is stale."""
-        manifest = integrity.read_manifest(
-            self.directory, f"complete database of {self.puzzle.name}", "build it first")
-        integrity.check_definition(manifest.get("definition_hash"), self.definition_hash,
-                                   f"manifest {self.manifest_path()}", " of the puzzle")
-        return manifest
-
-
-def _listed_parts(parts):
-    """A manifest entry's parts, checked for their fields (None: a layer in one file)."""
-    if parts is None:
-        return None
-    return [dict(count=int(p["count"]), crc32=int(p["crc32"]), bytes=int(p.get("bytes", 0)))
-            for p in parts]

@@ -16,7 +16,8 @@ from puzzledb import keys, paths
 from puzzledb.bfs.modes import FRONTIER, MODES
 from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
 from puzzledb.bfs.frontier.workindex import WorkIndex, work_files
-from puzzledb.store.layers import LayerInfo, LayerStore
+from puzzledb.store.directory import LayerInfo
+from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import MAX_PARTS
 
 FANOUT, DONE, LIMIT = "fanout", "done", "limit"  # what a step record says comes next

@@ -15,9 +15,10 @@ from puzzledb.bfs.frontier.expand import expand_part
 from puzzledb.bfs.frontier.merge import gather_layer, merge_layer, open_pieces
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
-from puzzledb.bfs.memory import search_mib
+from puzzledb.bfs.memory import search_bytes
 from puzzledb.store.files import write_text
-from puzzledb.store.layers import LayerError, LayerInfo
+from puzzledb.errors import LayerError
+from puzzledb.store.directory import LayerInfo
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,9 @@ class Step:
         plan = self.plan
         limit = ("no depth limit" if plan.depth_limit is None
                  else f"depth limit {plan.depth_limit}")
+        need = search_bytes(self.puzzle) / 2**20
         log(f"{self.puzzle.name}: frontier mode (sorted layers), {plan.segments} segments, "
-            f"{limit}; the in-memory mode would need {search_mib(self.puzzle):,.1f} MiB")
+            f"{limit}; the in-memory mode would need {need:,.1f} MiB")
 
     def _log_layer(self, info, started, log):
         states = f"{info.count:,} states" if info.positions is None else \

@@ -275,35 +275,3 @@ def _radix_sort(a):
     _, in_scratch = radix_sort(a, lo, span_bits(hi - lo), scratch)
     if in_scratch:
         a[:] = scratch
-
-
-# -- plain-Python references, which the tests compare the kernels with -------------------------
-
-def leb128_reference(keys, low, words=1):
-    """The LEB128 gaps of the distinct keys (ints, or tuples of `words` words) of a segment
-    whose first key is (low, 0, ...), as bytes."""
-    out, nxt = bytearray(), [low] + [0] * (words - 1)
-    for key in sorted(set((int(k),) if words == 1 else tuple(int(w) for w in k)
-                          for k in keys)):
-        whole = False
-        for w, v in enumerate(key):
-            g = v if whole else v - nxt[w]
-            whole = whole or g != 0
-            while g >= 128:
-                out.append(g & 127 | 128)
-                g >>= 7
-            out.append(g)
-        nxt = list(key[:-1]) + [key[-1] + 1]
-    return bytes(out)
-
-
-def ranks_reference(data, low):
-    """The ranks whose LEB128 gaps from `low` are the bytes `data`."""
-    ranks, nxt, g, shift = [], low, 0, 0
-    for b in data:
-        g |= (b & 127) << shift
-        shift += 7
-        if b < 128:
-            ranks.append(nxt + g)
-            nxt, g, shift = nxt + g + 1, 0, 0
-    return ranks

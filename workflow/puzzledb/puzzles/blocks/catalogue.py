@@ -19,7 +19,8 @@ from functools import cached_property
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import SEPARATORS, Catalogued, Puzzle
+from puzzledb.puzzles.base import SEPARATORS, Puzzle
+from puzzledb.puzzles.capabilities import Catalogued
 from puzzledb.puzzles.blocks.drawing import (
     EMPTY,
     WALL,

@@ -32,7 +32,7 @@ import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError
 from puzzledb.puzzles.base import Puzzle, format_rows
-from puzzledb.puzzles.ranking import lehmer_code, permutation_parity
+from puzzledb.puzzles.ranking import permutation_parity
 
 SYMBOLS = "_123456789abcdefghijklmnopqrstuvwxyz"  # code 0 is an empty cell
 # tiles per class: the tables of a class hold its m! sequences.  It bounds the board (W <= 10,
@@ -115,46 +115,6 @@ def lehmer_indices(perms):
     return index
 
 
-# --- plain-Python references, from the rules alone ---------------------------------------------
-
-
-def moves_reference(board, width):
-    """Every board one move away, by the rules as stated: jumps across the domino in its row,
-    and the pair of tiles above or below sliding in."""
-    board = list(board)
-    height = len(board) // width
-    left = board.index(0)
-    row, col = divmod(left, width)
-    out = []
-    if col > 0:  # the tile on the left jumps to the domino's right cell
-        b = board.copy()
-        b[left + 1], b[left - 1] = b[left - 1], 0
-        out.append(b)
-    if col < width - 2:  # the tile on the right jumps to the domino's left cell
-        b = board.copy()
-        b[left], b[left + 2] = b[left + 2], 0
-        out.append(b)
-    for dr in (-1, 1):
-        if 0 <= row + dr < height:
-            b = board.copy()
-            src = left + dr * width
-            b[left], b[left + 1] = b[src], b[src + 1]
-            b[src] = b[src + 1] = 0
-            out.append(b)
-    return out
-
-
-def rank_reference(puzzle, board):
-    """Rank from the definition: domino index, then each class's Lehmer index halved."""
-    board = list(board)
-    left = board.index(0)
-    seqs = [[puzzle.tile_label[t] for t in board if t and puzzle.tile_class[t] == p]
-            for p in (0, 1)]
-    q = [lehmer_code(s) // 2 for s in seqs]
-    d = (left // puzzle.width) * (puzzle.width - 1) + left % puzzle.width
-    return (d * puzzle.classes[0].ranks + q[0]) * puzzle.classes[1].ranks + q[1]
-
-
 class DominoRelabelling:
     """Tile renaming for query/matching.py: keys(ranks) gives each query its renaming (-1 where the
     query's domino is not where the goal's is); compiled.relabel(rank, key, tables) renames a
@@ -188,6 +148,7 @@ class DominoRelabelling:
 class DominoPuzzle(Puzzle):
     family = "domino"
     kernels = "puzzledb.puzzles.domino.kernels"
+    bipartite = True  # the place of the domino's colour (move_parity)
     max_moves = 4
 
     def __init__(self, name, width, height, goal, description=""):

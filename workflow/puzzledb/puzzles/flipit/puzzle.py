@@ -71,26 +71,6 @@ def move_table(width, height, diagonal):
     return table, np.array([len(m) for m in moves], dtype=np.int64)
 
 
-def moves_reference(board, width, height, diagonal):
-    """Every board one move away, by the rules as stated (plain Python, for tests)."""
-    board = list(board)
-    empty = board.index(EMPTY)
-    out = []
-    for line in lines(width, height, diagonal):
-        if empty not in line:
-            continue
-        i = line.index(empty)
-        for j, mover in enumerate(line):
-            if abs(i - j) < 2:
-                continue
-            b = board.copy()
-            for cell in line[min(i, j) + 1:max(i, j)]:
-                b[cell] = BLACK + WHITE - b[cell]
-            b[empty], b[mover] = b[mover], EMPTY
-            out.append(b)
-    return out
-
-
 class FlipItPuzzle(Puzzle):
     family = "flipit"
     kernels = "puzzledb.puzzles.flipit.kernels"

@@ -1,5 +1,5 @@
-"""The compiled kernels of peg solitaire (puzzle.py): rank and unrank of peg masks, the jump
-kernel, and the smallest rank of an orbit.
+"""The compiled kernels of peg solitaire (puzzle.py; the numbering's tables, ranks.py): rank
+and unrank of peg masks, the jump kernel, and the smallest rank of an orbit.
 
 A mask splits into its low 16 holes and the rest.  The k-peg masks with a given high part h
 hold a contiguous run of ranks: base(h) + (colex rank of the low part among the 16-bit
@@ -15,7 +15,7 @@ from puzzledb import compiled
 from puzzledb.compiled.bitops import lowest_bit, pdep, pext, popcount
 from puzzledb.compiled import jit
 from puzzledb.puzzles.ranking import BINOM
-from puzzledb.puzzles.pegs.puzzle import BYTES, LOW_BITS, PegTables
+from puzzledb.puzzles.pegs.ranks import BYTES, LOW_BITS, PegTables
 
 LOW_PART = np.uint64((1 << LOW_BITS) - 1)
 ONE = np.uint64(1)

@@ -62,6 +62,7 @@ def read_definition(file, text):
 class PermutationPuzzle(Puzzle):
     family = "permutation"
     kernels = "puzzledb.puzzles.permutation.kernels"
+    named_moves = True  # the definition's (route_moves)
 
     def __init__(self, name, file=None, text=None, metric="htm", goal=None, start=None,
                  description=""):

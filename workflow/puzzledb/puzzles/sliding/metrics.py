@@ -32,6 +32,7 @@ class SingleTile:
     name = "single-tile"
     suffix = ""  # of the description
     additive_refusal = None
+    bipartite = True  # the blank's chessboard colour flips (move_parity)
 
     def __init__(self, ranking, width, height):
         self.ranking, self.width = ranking, width
@@ -82,6 +83,7 @@ class MultiTile:
     name = "multi-tile"
     suffix = ", multi-tile moves"
     additive_refusal = "additive pattern databases count single-tile moves (metric single-tile)"
+    bipartite = False
 
     def __init__(self, ranking, width, height):
         self.ranking, self.width, self.height = ranking, width, height

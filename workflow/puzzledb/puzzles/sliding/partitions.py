@@ -9,7 +9,7 @@ Tile n is the tile the decimal notation writes n, symbol n of 0-9a-z (int(symbol
 import re
 
 from puzzledb.errors import PuzzleError
-from puzzledb.puzzles.base import TilePartition
+from puzzledb.puzzles.capabilities import TilePartition
 
 # Named additive partitions of a board shape as the goal cells of each group's tiles,
 # strongest first, for a goal whose blank is in the bottom right cell.  4x4, 7-8: the top two

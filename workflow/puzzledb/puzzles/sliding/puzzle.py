@@ -16,14 +16,8 @@ from functools import cached_property
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import (
-    SEPARATORS,
-    GoalFrames,
-    PatternBounds,
-    Puzzle,
-    TilePartition,
-    format_rows,
-)
+from puzzledb.puzzles.base import SEPARATORS, Puzzle, format_rows
+from puzzledb.puzzles.capabilities import GoalFrames, PatternBounds, TilePartition
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
 from puzzledb.puzzles.sliding import partitions
 from puzzledb.puzzles.sliding.metrics import METRICS
@@ -74,6 +68,7 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
         self.ranking = (DistinctTiles if distinct else RepeatedPieces)(self)
         self.metric = METRICS[metric](self.ranking, width, height)
         self.size = self.ranking.size
+        self.bipartite = self.metric.bipartite and self.ranks_fit  # the blank's colour
         self.max_moves = self.metric.max_moves
         self.description = description or (
             f"{width}x{height} sliding puzzle, goal {self.format(self.goal)}"
@@ -242,14 +237,6 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
                 costs[cell, piece] = min(abs(cell // w - t // w) + abs(cell % w - t % w)
                                          for t in targets)
         return costs
-
-    def manhattan_reference(self, board):
-        """Manhattan distance of a board, in plain Python (tests compare the kernel)."""
-        w = self.width
-        goal = [int(p) for p in self.goal]
-        return sum(min(abs(cell // w - t // w) + abs(cell % w - t % w)
-                       for t, g in enumerate(goal) if g == piece)
-                   for cell, piece in enumerate(int(p) for p in board) if piece)
 
     # An abstraction colours the pieces (tile -> colour, the blank stays the blank) so that
     # the goal becomes the abstract puzzle's goal, on a board of the same shape.  Admissible:

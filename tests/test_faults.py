@@ -302,6 +302,9 @@ BUILDS = [
     # files, then fanned out (layers in parts)
     ("wide2-keys", ["build", "wide2", "--shards", "2", "--job-states", "100",
                     "--depth-limit", "5"]),
+    # the frontier engine up to the 2x2's reflection: keys of classes, each layer's file,
+    # part and listing weighed (its positions)
+    ("four-classes", ["build", "four", "--shards", "2", "--job-states", "2"]),
 ]
 
 

@@ -94,8 +94,9 @@ class StoreDirectory:
             "max_depth": infos[-1].depth,
             "total": sum(i.count for i in infos),
             "layers": [i.listed() for i in infos],
-            **({} if infos[0].positions is None else
-               {"positions": sum(i.positions for i in infos)}),
+            **({} if not self.puzzle.symmetric else
+               {"positions": sum(i.positions for i in infos),
+                "symmetry": self.puzzle.group.describe()}),
             **extra,
         })
 

@@ -164,6 +164,9 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
         return tuple(p for p in cell_maps(self.width, self.height)[1:]
                      if np.array_equal(self.goal[list(p)], self.goal))
 
+    def info_lines(self):
+        return [("symmetry", self._symmetry.describe())]
+
     def symmetry_group(self):
         """The board's symmetries that keep the blank's goal cell, pieces renamed
         (symmetry.py), when there are any and the metric is single-tile."""

@@ -5,12 +5,16 @@ cube's rotations and reflections applied as matrices (plain_symmetry.py)."""
 import numpy as np
 import pytest
 
+from building import plan
 from conftest import ROOT
 from plain_permutation import board_text, read_plain
 from plain_symmetry import U_LAYER, cube_text, layers_with_classes
+from test_wide_keys import CUBE3_HTM
+from puzzledb.bfs import select
 from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.symmetric import Classes
+from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
@@ -103,3 +107,22 @@ def test_the_frontier_search_stores_one_key_a_class_and_weighs_each_layer(tmp_pa
             assert layer.ranks().tolist() == sorted(keys)
             assert layer.positions == CUBE2_SIX_FACES[depth]
     assert store.verify().layers == 6
+
+
+def test_the_3x3x3_by_classes_to_depth_6_is_the_published_table_and_answers_queries(tmp_path):
+    """The 3x3x3 (keys of two words) planned as the workflow plans it: up to its 48
+    symmetries and inversion by default; the positions its classes stand for are the
+    published table, and a position found by its class is solved by its own moves."""
+    puzzle = PermutationPuzzle("cube3", file=EXAMPLES / "3x3x3.tws")
+    chosen = plan(puzzle, memory_mb=64, depth_limit=6, job_states=50_000)
+    assert chosen.symmetric and chosen.mode == select.FRONTIER
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
+                 progress=False, log=lambda m: None)
+    with DepthDatabase(puzzle, tmp_path / "layers") as db:
+        assert [row[1] for row in db.summary()] == CUBE3_HTM[:7]
+        assert db.counts == [1, 2, 8, 48, 509, 6198, 80178]
+        board = puzzle.format(puzzle.parse("R U F' D2 L B'"))
+        assert db.distance(board) == 6
+        boards = db.solve(board)
+        assert len(boards) == 7 and boards[-1] == puzzle.format(puzzle.goal)
+        assert len(puzzle.route_moves(db.solution(board))) == 6

@@ -103,13 +103,16 @@ def race(args):
 def _run_children(commands):
     """Commands run side by side: wall seconds, CPU seconds (all), the largest peak RSS."""
     started = time.perf_counter()
-    procs = {subprocess.Popen(c).pid: c for c in commands}
+    procs = {p.pid: p for p in map(subprocess.Popen, commands)}
     cpu = rss = 0.0
     while procs:
         pid, status, usage = os.wait4(-1, 0)
         if procs.pop(pid, None) is None:
             continue
         if status:
+            for other in procs.values():  # the others' work is lost with this one's
+                other.kill()
+                other.wait()
             sys.exit(f"failed: {' '.join(commands[0][:3])} ...")
         cpu += usage.ru_utime + usage.ru_stime
         rss = max(rss, usage.ru_maxrss / 2**20)

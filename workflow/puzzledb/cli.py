@@ -171,7 +171,7 @@ def _info(puzzle, args, out):
                   f"{DEFAULT['job_states']:,})"),
     argument("--symmetry", choices=["none"], default=None,
              help="none: the frontier search keeps every position, not one key per class "
-                  "of the puzzle's symmetries (`puzzledb info` names them)"),
+                  "of the puzzle's symmetries (`puzzledb info <puzzle>` names them)"),
 )
 def _build(puzzle, args, out):
     """The search bfs.select plans from the options (the in-memory search when it fits

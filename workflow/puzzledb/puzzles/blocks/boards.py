@@ -19,6 +19,20 @@ from puzzledb.puzzles.blocks.drawing import shape_label
 WALL = -1
 
 
+def read_board(name, text, width, height):
+    """The Drawing of a board given by a user for puzzle `name` in a width x height box (rows
+    separated by spaces or new lines, or by nothing: base.SEPARATORS are left out);
+    BoardError (one line) for another number of cells or a drawing that cannot be read."""
+    cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
+    if len(cells) != width * height:
+        raise BoardError(f"{name}: board {text!r} has {len(cells)} cells, expected "
+                         f"{width * height} ({width}x{height})")
+    try:
+        return Drawing.read(" ".join(cells[i:i + width] for i in range(0, len(cells), width)))
+    except DrawingError as err:
+        raise BoardError(f"{name}: board {text!r}: {err}") from None
+
+
 class Boards:
     """Parse and format boards of one definition: its box (`drawing`, the start) and its
     classes of pieces (placements.PieceClass, in the key's order)."""
@@ -66,15 +80,7 @@ class Boards:
         elsewhere, a piece the definition tells apart missing, or pieces that differ from
         the definition's."""
         mine = self.drawing
-        cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
-        if len(cells) != mine.cells:
-            raise BoardError(f"{self.name}: board {text!r} has {len(cells)} cells, expected "
-                             f"{mine.cells} ({mine.width}x{mine.height})")
-        try:
-            drawing = Drawing.read(" ".join(cells[i:i + mine.width]
-                                            for i in range(0, mine.cells, mine.width)))
-        except DrawingError as err:
-            raise BoardError(f"{self.name}: board {text!r}: {err}") from None
+        drawing = read_board(self.name, text, mine.width, mine.height)
         if drawing.walls != mine.walls:
             raise BoardError(f"{self.name}: board {text!r} has its '#' cells elsewhere than "
                              f"the definition")

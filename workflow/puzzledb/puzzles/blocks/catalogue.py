@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
-from puzzledb.puzzles.base import SEPARATORS, Puzzle
+from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.capabilities import Catalogued
 from puzzledb.puzzles.blocks.drawing import (
     EMPTY,
@@ -30,6 +30,7 @@ from puzzledb.puzzles.blocks.drawing import (
     lane_of,
     shape_label,
 )
+from puzzledb.puzzles.blocks.boards import read_board
 from puzzledb.puzzles.blocks.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
@@ -324,15 +325,7 @@ class CataloguePuzzle(Puzzle, Catalogued):
         shapes; BoardError (one line) for another box, a piece of another shape, a goal
         piece missing or off its lane, or more walls than the catalogue's."""
         cat = self.catalogue
-        cells = "".join(ch for ch in str(text) if ch not in SEPARATORS)
-        if len(cells) != cat.cells:
-            raise BoardError(f"{self.name}: board {text!r} has {len(cells)} cells, expected "
-                             f"{cat.cells} ({cat.width}x{cat.drawing.height})")
-        try:
-            drawing = Drawing.read(" ".join(cells[i:i + cat.width]
-                                            for i in range(0, cat.cells, cat.width)))
-        except DrawingError as err:
-            raise BoardError(f"{self.name}: board {text!r}: {err}") from None
+        drawing = read_board(self.name, text, cat.width, cat.drawing.height)
         walls = drawing.walls - cat.drawing.walls
         if not cat.drawing.walls <= drawing.walls or len(walls) > cat.walls:
             raise BoardError(f"{self.name}: board {text!r}: its '#' cells are not the box's "

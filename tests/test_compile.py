@@ -149,3 +149,53 @@ def test_a_first_query_after_a_build_compiles_nothing(tmp_path, store):
                              env=env, capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert run.stderr.strip().splitlines()[-1] == "compiled:", (command, run.stderr)
+
+
+# The frontier search's steps in a fresh process, each job's memory bounded as the workflow
+# bounds it: every kernel taken on after a step has loaded what it declares, recorded.
+FRONTIER = r"""
+import json, sys
+from numba.core.dispatcher import Dispatcher
+from puzzledb import puzzles
+from puzzledb.bfs.frontier import step
+from puzzledb.bfs.frontier.search import Frontier
+from puzzledb.config import load_definitions
+
+load_definitions(sys.argv[1])
+inside, searching = [], [False]
+add_overload = Dispatcher.add_overload
+
+
+def recorded(self, cres):
+    if searching[0]:
+        inside.append(f"{self.py_func.__module__}.{self.py_func.__name__}"
+                      f"{tuple(str(t) for t in cres.signature.args)}")
+    return add_overload(self, cres)
+
+
+def load(self, log, _load=step.Step._load_kernels):
+    _load(self, log)
+    searching[0] = True
+
+
+Dispatcher.add_overload = recorded
+step.Step._load_kernels = load
+found = {}
+for name, directory in json.loads(sys.argv[2]):
+    inside.clear()
+    search = Frontier(puzzles.get(name), f"{directory}/layers", f"{directory}/work", 4, 1 << 20)
+    search.within(2000).step(0, log=lambda line: None)
+    searching[0] = False
+    found[name] = list(inside)
+print(json.dumps(found))
+"""
+
+
+def test_no_kernel_is_loaded_or_compiled_inside_a_frontier_step(tmp_path):
+    """A frontier step job loads what its depths may call before its clock: its dense
+    depths' marking (the toy's rows, the eight's planes) and both phases through work
+    files (the toy's and the eight's first depths)."""
+    jobs = [(name, str(tmp_path / name)) for name in ("toy", "eight")]
+    run = subprocess.run([sys.executable, "-c", FRONTIER, str(config_file(tmp_path)),
+                          json.dumps(jobs)], capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout) == {"toy": [], "eight": []}

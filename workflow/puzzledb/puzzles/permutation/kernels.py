@@ -258,10 +258,11 @@ def expand_rows(a, cur_flags, next_flags, found, t, rows_per_unit, backward):
     """Mark NEXT every UNSEEN neighbour of every CUR state (forward_unit), or every UNSEEN
     state that has a CUR neighbour (backward_unit); found[u]: how many unit u's states
     marked.  One parallel loop for both steps, so that both are compiled (or loaded) at
-    once, before a search starts.  The units are inlined into the loop's body: numba
-    compiles a parallel loop's body without Python's division checks and with its arrays
-    unaliased, and a unit called as a function of its own ran a third slower on the
-    pyraminx; what made compiling them slow is _row_targets, which stays one call."""
+    once, before a search starts.  The units are inlined into the loop's body, which numba
+    compiles in a pipeline of its own (its arrays marked unaliased, among other things):
+    called as functions of their own they made the pyraminx's search a third slower, with
+    numba's numpy error model too.  What made compiling them slow is _row_targets, which
+    stays one call."""
     for u in prange(found.size):
         r0 = u * rows_per_unit
         if backward:
@@ -385,6 +386,13 @@ class RowExpansion:
         return [self._step(state, False), (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
+        kernel, arguments = self._marking(ranks, bits)
+        kernel(*arguments)
+
+    def _marking(self, ranks, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
-        mark_sorted(ranks, bits, self.tables, starts.astype(np.int64),
-                    np.int64(self.tables.moves), np.int64(self.work_length))
+        return mark_sorted, (ranks, bits, self.tables, starts.astype(np.int64),
+                             np.int64(self.tables.moves), np.int64(self.work_length))
+
+    def mark_kernels(self, bits):
+        return [self._marking(np.zeros(1, np.uint64), bits)]

@@ -28,15 +28,13 @@ C
 End
 """
 
-# In a fresh process (no kernel loaded yet): each build in turn, every kernel a dispatcher
-# takes on (loaded from the cache or compiled) while the search's clock runs, recorded.
-CHILD = r"""
+# In a fresh process (no kernel loaded yet): every kernel a dispatcher takes on (loaded from
+# the cache or compiled) while searching[0] is set, recorded in `inside`.
+RECORDING = r"""
 import json, sys
 from numba.core.dispatcher import Dispatcher
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
-from puzzledb.query.kinds import KINDS
 
 load_definitions(sys.argv[1])
 inside, searching = [], [False]
@@ -50,6 +48,15 @@ def recorded(self, cres):
     return add_overload(self, cres)
 
 
+Dispatcher.add_overload = recorded
+"""
+
+# Each build in turn, while the search's clock runs.
+CHILD = RECORDING + r"""
+from puzzledb.bfs import in_memory, select
+from puzzledb.query.kinds import KINDS
+
+
 def begin(progress, done, _begin=in_memory.Progress.begin):
     searching[0] = True
     _begin(progress, done)
@@ -60,7 +67,6 @@ def close(progress, _close=in_memory.Progress.close):
     _close(progress)
 
 
-Dispatcher.add_overload = recorded
 in_memory.Progress.begin, in_memory.Progress.close = begin, close
 found = {}
 for name, store, directory in json.loads(sys.argv[2]):
@@ -151,26 +157,11 @@ def test_a_first_query_after_a_build_compiles_nothing(tmp_path, store):
         assert run.stderr.strip().splitlines()[-1] == "compiled:", (command, run.stderr)
 
 
-# The frontier search's steps in a fresh process, each job's memory bounded as the workflow
-# bounds it: every kernel taken on after a step has loaded what it declares, recorded.
-FRONTIER = r"""
-import json, sys
-from numba.core.dispatcher import Dispatcher
-from puzzledb import puzzles
+# The frontier search's steps, each job's memory bounded as the workflow bounds it: after a
+# step has loaded what it declares.
+FRONTIER = RECORDING + r"""
 from puzzledb.bfs.frontier import step
 from puzzledb.bfs.frontier.search import Frontier
-from puzzledb.config import load_definitions
-
-load_definitions(sys.argv[1])
-inside, searching = [], [False]
-add_overload = Dispatcher.add_overload
-
-
-def recorded(self, cres):
-    if searching[0]:
-        inside.append(f"{self.py_func.__module__}.{self.py_func.__name__}"
-                      f"{tuple(str(t) for t in cres.signature.args)}")
-    return add_overload(self, cres)
 
 
 def load(self, log, _load=step.Step._load_kernels):
@@ -178,7 +169,6 @@ def load(self, log, _load=step.Step._load_kernels):
     searching[0] = True
 
 
-Dispatcher.add_overload = recorded
 step.Step._load_kernels = load
 found = {}
 for name, directory in json.loads(sys.argv[2]):

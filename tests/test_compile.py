@@ -28,15 +28,13 @@ C
 End
 """
 
-# In a fresh process (no kernel loaded yet): each build in turn, every kernel a dispatcher
-# takes on (loaded from the cache or compiled) while the search's clock runs, recorded.
-CHILD = r"""
+# In a fresh process (no kernel loaded yet): every kernel a dispatcher takes on (loaded from
+# the cache or compiled) while searching[0] is set, recorded in `inside`.
+RECORDING = r"""
 import json, sys
 from numba.core.dispatcher import Dispatcher
 from puzzledb import puzzles
-from puzzledb.bfs import in_memory, select
 from puzzledb.config import load_definitions
-from puzzledb.query.kinds import KINDS
 
 load_definitions(sys.argv[1])
 inside, searching = [], [False]
@@ -50,6 +48,15 @@ def recorded(self, cres):
     return add_overload(self, cres)
 
 
+Dispatcher.add_overload = recorded
+"""
+
+# Each build in turn, while the search's clock runs.
+CHILD = RECORDING + r"""
+from puzzledb.bfs import in_memory, select
+from puzzledb.query.kinds import KINDS
+
+
 def begin(progress, done, _begin=in_memory.Progress.begin):
     searching[0] = True
     _begin(progress, done)
@@ -60,7 +67,6 @@ def close(progress, _close=in_memory.Progress.close):
     _close(progress)
 
 
-Dispatcher.add_overload = recorded
 in_memory.Progress.begin, in_memory.Progress.close = begin, close
 found = {}
 for name, store, directory in json.loads(sys.argv[2]):
@@ -149,3 +155,37 @@ def test_a_first_query_after_a_build_compiles_nothing(tmp_path, store):
                              env=env, capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert run.stderr.strip().splitlines()[-1] == "compiled:", (command, run.stderr)
+
+
+# The frontier search's steps, each job's memory bounded as the workflow bounds it: after a
+# step has loaded what it declares.
+FRONTIER = RECORDING + r"""
+from puzzledb.bfs.frontier import step
+from puzzledb.bfs.frontier.search import Frontier
+
+
+def load(self, log, _load=step.Step._load_kernels):
+    _load(self, log)
+    searching[0] = True
+
+
+step.Step._load_kernels = load
+found = {}
+for name, directory in json.loads(sys.argv[2]):
+    inside.clear()
+    search = Frontier(puzzles.get(name), f"{directory}/layers", f"{directory}/work", 4, 1 << 20)
+    search.within(2000).step(0, log=lambda line: None)
+    searching[0] = False
+    found[name] = list(inside)
+print(json.dumps(found))
+"""
+
+
+def test_no_kernel_is_loaded_or_compiled_inside_a_frontier_step(tmp_path):
+    """A frontier step job loads what its depths may call before its clock: its dense
+    depths' marking (the toy's rows, the eight's planes) and both phases through work
+    files (the toy's and the eight's first depths)."""
+    jobs = [(name, str(tmp_path / name)) for name in ("toy", "eight")]
+    run = subprocess.run([sys.executable, "-c", FRONTIER, str(config_file(tmp_path)),
+                          json.dumps(jobs)], capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout) == {"toy": [], "eight": []}

@@ -133,6 +133,12 @@ def _one_parallel_loop(out):
         out[i] = i
 
 
+def concurrency_kernels():
+    """concurrent_parallel_kernels' loop as kernels() pairs (prepare): not cached, it is
+    compiled in every process that asks, best before a clock starts."""
+    return [(_one_parallel_loop, (np.empty(1, np.int64),))]
+
+
 def concurrent_parallel_kernels():
     """Whether parallel kernels may run in several Python threads at once: numba's threading
     layer is OpenMP or TBB (its own workqueue layer aborts the process when two threads

@@ -104,3 +104,7 @@ class LayerExpansion(Protocol):
     def mark(self, ranks: np.ndarray, level: int, bits: np.ndarray) -> None:
         """Set in `bits` (the bitset of the whole level the neighbours are in) every
         neighbour of the ascending uint64 `ranks` (states of level `level`)."""
+
+    def mark_kernels(self, bits: np.ndarray) -> list:
+        """Every kernel `mark` calls, as kernels() gives them, with a bitset like `bits`:
+        the frontier search's dense depths load or compile them before their clock."""

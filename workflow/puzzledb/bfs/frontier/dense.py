@@ -107,11 +107,30 @@ class DenseDepths:
         """Set in bits the neighbours of the ascending ranks of piece: through the puzzle's
         layer expansion if it has one, else its neighbours kernel."""
         if self.expansion is None:
-            puzzle = self.puzzle
-            mark_neighbours(piece, level, puzzle.tables(), max(puzzle.max_moves, 1),
-                            max(puzzle.work_size, 1), bits)
+            kernel, arguments = self._neighbours(piece, level, bits)
+            kernel(*arguments)
         else:
             self.expansion.mark(piece, level, bits)
+
+    def _neighbours(self, piece, level, bits):
+        puzzle = self.puzzle
+        return mark_neighbours, (piece, level, puzzle.tables(), max(puzzle.max_moves, 1),
+                                 max(puzzle.work_size, 1), bits)
+
+    def kernels(self, budget):
+        """What a dense depth calls, with arguments of their types (compiled.prepare): its
+        marking and the bitset's passes.  None where no depth can be dense: keys of several
+        words, or a whole level's bitset past the job's budget; none either without a
+        budget (the whole chain in one process), where the layer expansion, whose units
+        span the whole space, is made only for a depth that is dense."""
+        puzzle = self.puzzle
+        if puzzle.key_words > 1 or budget is None or dense_depth_bytes(
+                puzzle.level_size(0), puzzle.expansion_bytes() + puzzle.kernel_bytes()) > budget:
+            return []
+        bits, piece = bitset.new_bitset(1), np.zeros(1, np.uint64)
+        marking = (self.expansion.mark_kernels(bits) if self.expansion is not None else
+                   [self._neighbours(piece, np.int64(0), bits)])
+        return marking + bitset.kernels(bits) + [(bitset.clear_ranks, (bits, piece, 0))]
 
     @cached_property
     def expansion(self):

@@ -14,6 +14,7 @@ from puzzledb.bfs.frontier.kernels import group_by_segment, layer_neighbours
 from puzzledb.bfs.frontier.workfiles import write_piece
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
 from puzzledb.bfs.memory import PIECE_STATES
+from puzzledb.compiled import prepare
 from puzzledb.store.files import make_directory
 
 
@@ -24,7 +25,8 @@ def expand_part(plan, depth, part, parts, out, keep=None, log=None):
     the neighbours in that range of segments (the rebuild of one part, repair.py)."""
     out = Path(out)
     make_directory(out)
-    grouping = SegmentGrouping(plan, depth)
+    kernels, compiled = prepare(SegmentGrouping.kernels(plan.puzzle))
+    grouping = SegmentGrouping.of_depth(plan, depth)
     states = neighbours = written = 0
     writing = None
     with plan.store.open_layer(depth - 1) as layer, ThreadPoolExecutor(1) as writer, \
@@ -41,7 +43,8 @@ def expand_part(plan, depth, part, parts, out, keep=None, log=None):
             written += writing.result()
     if log is not None:
         log(f"{plan.puzzle.name}: depth {depth}, part {part} of {parts}: {states:,} states "
-            f"expanded into {neighbours:,} neighbours, {written:,} bytes of work files")
+            f"expanded into {neighbours:,} neighbours, {written:,} bytes of work files "
+            f"({kernels} kernels loaded first, {compiled} compiled)")
 
 
 def read_ahead(layer, positions):
@@ -65,33 +68,57 @@ def read_ahead(layer, positions):
 
 
 class SegmentGrouping:
-    """The neighbours of a piece of layer depth - 1 grouped by the segment of depth they
-    fall in, through the puzzle's neighbours kernel and the plan's cuts."""
+    """The neighbours of a piece of layer `level` grouped by the segment they fall in
+    (cuts, and lookup and shift: FrontierPlan.cuts and segment_lookup of the next depth),
+    through the puzzle's neighbours kernel."""
 
-    def __init__(self, plan, depth):
-        puzzle = plan.puzzle
+    def __init__(self, puzzle, level, cuts, lookup, shift):
         self.tables = puzzle.tables()
         self.moves, self.work = max(puzzle.max_moves, 1), max(puzzle.work_size, 1)
-        self.level = np.int64(plan.level(depth - 1))
-        self.cuts = plan.cuts(depth)
-        self.lookup, self.shift = plan.segment_lookup(depth)
+        self.level, self.cuts, self.lookup, self.shift = np.int64(level), cuts, lookup, shift
+
+    @classmethod
+    def of_depth(cls, plan, depth):
+        """The grouping of layer depth - 1's neighbours by the segments of depth."""
+        return cls(plan.puzzle, plan.level(depth - 1), plan.cuts(depth),
+                   *plan.segment_lookup(depth))
+
+    @classmethod
+    def kernels(cls, puzzle):
+        """What group calls, with arguments of their types (compiled.prepare)."""
+        grouping = cls(puzzle, 0, np.zeros(2, np.int64), np.zeros(1, np.int64), 0)
+        words = puzzle.key_words
+        piece = np.zeros((1, words) if words > 1 else 1, dtype=np.uint64)
+        calls = [grouping._neighbours(piece)]
+        found, counts = calls[0][1][-2:]
+        return calls + [grouping._grouping(found, counts, np.empty_like(piece))]
 
     def group(self, piece, keep=None):
         """(grouped, offsets): the neighbours of the ascending keys of piece (uint64 ranks,
         or rows of W words), segment t's at offsets[t]:offsets[t + 1]; keep: only those of that range of
         segments (offsets still one per segment, the others' groups empty)."""
-        n, row = len(piece), piece.shape[1:]
-        # one-word keys: the kernels' int64 ranks; wider: rows of uint64 words
-        found = np.empty((n * self.moves, *row), dtype=np.uint64 if row else np.int64)
-        counts = np.empty(n, dtype=np.int64)
-        layer_neighbours(piece, self.level, self.tables, self.moves, self.work, found, counts)
-        grouped = np.empty((int(counts.sum()), *row), dtype=np.uint64)
-        offsets = np.empty(self.cuts.size, dtype=np.int64)
-        group_by_segment(found, counts, self.moves, self.cuts, self.lookup, self.shift,
-                         grouped, offsets)
-        del found
+        kernel, arguments = self._neighbours(piece)
+        kernel(*arguments)
+        found, counts = arguments[-2:]
+        grouped = np.empty((int(counts.sum()), *piece.shape[1:]), dtype=np.uint64)
+        kernel, arguments = self._grouping(found, counts, grouped)
+        kernel(*arguments)
+        offsets = arguments[-1]
+        del found, arguments
         if keep is not None:
             start, stop = offsets[keep.start], offsets[keep.stop]
             grouped = grouped[start:stop]
             offsets = np.clip(offsets - start, 0, stop - start)
         return grouped, offsets
+
+    def _neighbours(self, piece):
+        """The neighbours kernel's call on piece, into new arrays: one-word keys as the
+        kernels' int64 ranks, wider ones as rows of uint64 words."""
+        n, row = len(piece), piece.shape[1:]
+        found = np.empty((n * self.moves, *row), dtype=np.uint64 if row else np.int64)
+        return layer_neighbours, (piece, self.level, self.tables, self.moves, self.work,
+                                  found, np.empty(n, dtype=np.int64))
+
+    def _grouping(self, found, counts, grouped):
+        return group_by_segment, (found, counts, self.moves, self.cuts, self.lookup,
+                                  self.shift, grouped, np.empty(self.cuts.size, np.int64))

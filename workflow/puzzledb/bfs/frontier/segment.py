@@ -45,6 +45,19 @@ def segment_of_layer(groups, total, known, low, high, words=1):
     return [ranks]
 
 
+def kernels(words):
+    """What segment_of_layer calls on keys of `words` words, with arguments of their types
+    (compiled.prepare)."""
+    keys = np.zeros((1, words) if words > 1 else 1, np.uint64)
+    calls = [(radix_sort, (keys, 0, 1, np.empty_like(keys))), (unique_sorted, (keys,)),
+             (difference_sorted, (keys, keys)), (merge_sorted, (keys, keys, np.empty_like(keys)))]
+    if words > 1:
+        return calls
+    bits = np.zeros(1, np.uint64)
+    return calls + bitset.kernels(bits) + [(bitset.set_ranks, (bits, keys, np.uint64(0))),
+                                           (bitset.clear_ranks, (bits, keys, np.uint64(0)))]
+
+
 def sorted_ranks(a, low, high):
     """The keys a (every first word in [low, high)) sorted: by radix_sort, in SORT_THREADS
     threads (the kernel runs without the GIL) on as many slices, then merged; one more

@@ -11,11 +11,13 @@ import time
 from dataclasses import dataclass
 
 from puzzledb import keys
-from puzzledb.bfs.frontier.expand import expand_part
+from puzzledb.bfs.frontier import segment, workfiles
+from puzzledb.bfs.frontier.expand import SegmentGrouping, expand_part
 from puzzledb.bfs.frontier.merge import gather_layer, merge_layer, open_pieces
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
 from puzzledb.bfs.memory import search_bytes
+from puzzledb.compiled import concurrency_kernels, prepare
 from puzzledb.store.files import write_text
 from puzzledb.errors import LayerError
 from puzzledb.store.directory import LayerInfo
@@ -48,9 +50,10 @@ class Step:
         if len(layers) != first:
             raise LayerError(f"{self.puzzle.name}: step {first} follows a record of "
                              f"{len(layers)} layers")
-        started = time.perf_counter()
         if first == 0:
             self._log_mode(log)
+        self._load_kernels(log)
+        started = time.perf_counter()
         info = self._first_layer(first, merged)
         following, parts = DONE, 0
         if info is not None:
@@ -71,6 +74,19 @@ class Step:
             # was found whole, left by a build stopped before this record was written.
             shutil.rmtree(plan.depth_work(first), ignore_errors=True)
         return record
+
+    def _load_kernels(self, log):
+        """Load, or compile, what this step's depths may call (a dense depth's marking, or
+        both phases through work files), before its clock starts, saying so: a first use
+        of a family compiles for a while."""
+        began = time.perf_counter()
+        words = self.puzzle.key_words
+        kernels, compiled = prepare(self.dense.kernels(self.budget)
+                                    + SegmentGrouping.kernels(self.puzzle)
+                                    + workfiles.kernels(words) + segment.kernels(words)
+                                    + concurrency_kernels())
+        log(f"{self.puzzle.name}: {kernels} kernels of the frontier search ready in "
+            f"{time.perf_counter() - began:.2f} s ({compiled} compiled)")
 
     def _first_layer(self, first, merged):
         """Layer `first`'s LayerInfo (None: empty): on disk already, or the goal layer, or

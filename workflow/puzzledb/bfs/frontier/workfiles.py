@@ -80,6 +80,16 @@ def write_piece(path, grouped, offsets, cuts):
     return HEADER.itemsize + index.nbytes + sum(len(block) for block in stored)
 
 
+def kernels(words):
+    """What write_piece and PieceFile.read_group call on keys of `words` words, with
+    arguments of their types (compiled.prepare)."""
+    keys, column = np.zeros((1, words) if words > 1 else 1, np.uint64), np.zeros(1, np.int64)
+    return [(_sort_groups, (keys, column, column, column, column)),
+            (_leb128_groups, (keys, column, column, column, column, np.zeros(1, np.uint8))),
+            (_decode_group, (np.frombuffer(bytes(1), np.uint8), np.uint64(0), np.uint64(1),
+                             keys))]
+
+
 class PieceFile(WorkIndex):
     """A work file written by write_piece, opened for reading: its header and index are
     read and checked here (WorkIndex), a group when asked for (read_group).  No file stays

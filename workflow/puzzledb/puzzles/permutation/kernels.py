@@ -87,25 +87,33 @@ def _block_images(t, view, b, key, images, columns, scratch):
             for m in range(moves):
                 columns[m] = select_tables[base + m]
     else:
-        cls, ori = scratch[:s], scratch[s:2 * s]
-        cls2, ori2 = scratch[2 * s:3 * s], scratch[3 * s:4 * s]
-        data = component(t, c)
-        parts = data[18]
-        if parts == 1:
-            unrank(data, d, cls, ori)
-            for m in range(moves):
-                images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
-        else:
-            digits = scratch[4 * s:5 * s]
-            for p in range(parts):
-                unrank_part(data, p, _digit(view, key, b + p), digits)
-            of_digits(data, digits, cls, ori)
-            for m in range(moves):
-                images_of_parts(data, m, cls, ori, cls2, ori2, digits, images, b * moves + m,
-                                moves)
+        _component_images(t, view, b, key, images, scratch)
 
 
 @jit
+def _component_images(t, view, b, key, images, scratch):
+    """_block_images of a compiled component's block: a call, not inlined (its rank and
+    images inlined at every site of the row kernels took a minute more to compile)."""
+    moves, s = view[9], view[10]
+    cls, ori = scratch[:s], scratch[s:2 * s]
+    cls2, ori2 = scratch[2 * s:3 * s], scratch[3 * s:4 * s]
+    data = component(t, view[2][b])
+    parts = data[18]
+    if parts == 1:
+        unrank(data, _digit(view, key, b), cls, ori)
+        for m in range(moves):
+            images[b * moves + m] = image(data, m, cls, ori, cls2, ori2)
+    else:
+        digits = scratch[4 * s:5 * s]
+        for p in range(parts):
+            unrank_part(data, p, _digit(view, key, b + p), digits)
+        of_digits(data, digits, cls, ori)
+        for m in range(moves):
+            images_of_parts(data, m, cls, ori, cls2, ori2, digits, images, b * moves + m,
+                            moves)
+
+
+@jit(inline="always")
 def _row_targets(t, view, key, cache, images, target, columns, scratch):
     """target[m * W:(m + 1) * W]: the key of the first state of the row that move m takes
     the row of `key` to (its W words; a rank when key is one), target[m * W] = -1 when the
@@ -260,10 +268,12 @@ def expand_rows(a, cur_flags, next_flags, found, t, rows_per_unit, backward):
     """Mark NEXT every UNSEEN neighbour of every CUR state (forward_unit), or every UNSEEN
     state that has a CUR neighbour (backward_unit); found[u]: how many unit u's states
     marked.  One parallel loop for both steps, so that both are compiled (or loaded) at
-    once, before a search starts.  The units are inlined into the loop's body: numba
-    compiles a parallel loop's body without Python's division checks and with its arrays
-    unaliased, and a unit called as a function of its own ran a third slower on the
-    pyraminx; what made compiling them slow is _row_targets, which stays one call."""
+    once, before a search starts.  The units, and their _row_targets, are inlined into the
+    loop's body, which numba compiles in a pipeline of its own (its arrays marked
+    unaliased, among other things): called as functions of their own they made the
+    pyraminx's search half again as long, with numba's numpy error model too.  What made
+    compiling them slow is a compiled component's rank and images (_component_images),
+    which stay one call."""
     for u in prange(found.size):
         r0 = u * rows_per_unit
         if backward:
@@ -387,6 +397,13 @@ class RowExpansion:
         return [self._step(state, False), (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
+        kernel, arguments = self._marking(ranks, bits)
+        kernel(*arguments)
+
+    def _marking(self, ranks, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size)
-        mark_sorted(ranks, bits, self.tables, starts.astype(np.int64),
-                    np.int64(self.tables.moves), np.int64(self.work_length))
+        return mark_sorted, (ranks, bits, self.tables, starts.astype(np.int64),
+                             np.int64(self.tables.moves), np.int64(self.work_length))
+
+    def mark_kernels(self, bits):
+        return [self._marking(np.zeros(1, np.uint64), bits)]

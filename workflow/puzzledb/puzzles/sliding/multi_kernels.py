@@ -181,8 +181,15 @@ class MultiTileExpansion:
         return [self._step(state)]
 
     def mark(self, ranks, level, bits):
+        kernel, arguments = self._marking(ranks, bits)
+        kernel(*arguments)
+
+    def _marking(self, ranks, bits):
         starts = np.append(np.arange(0, ranks.size, SORTED_BLOCK), ranks.size).astype(np.int64)
-        mark_sorted(ranks, bits, self.tables, starts, self.max_moves, self.work_size)
+        return mark_sorted, (ranks, bits, self.tables, starts, self.max_moves, self.work_size)
+
+    def mark_kernels(self, bits):
+        return [self._marking(np.zeros(1, np.uint64), bits)]
 
 
 # --- whole planes: the row's jumps a word of states at a time, the column's from trackers ---
@@ -391,5 +398,12 @@ class PlaneJumpExpansion:
                 (count_cur_unseen, (state.words,))]
 
     def mark(self, ranks, level, bits):
-        jump_from_ranks(ranks, bits, self.tables,
-                        *runs_for(ranks, int(self.tables.plane), self.cells))
+        kernel, arguments = self._marking(ranks, bits)
+        kernel(*arguments)
+
+    def _marking(self, ranks, bits):
+        return jump_from_ranks, (ranks, bits, self.tables,
+                                 *runs_for(ranks, int(self.tables.plane), self.cells))
+
+    def mark_kernels(self, bits):
+        return [self._marking(np.zeros(1, np.uint64), bits)]

@@ -68,7 +68,14 @@ class PlaneExpansion:
     def mark(self, ranks, level, bits):
         """Set in bits (a bitset of the whole space) every neighbour of the ascending
         ranks."""
-        mark_planes(ranks, bits, self.tables, *runs_for(ranks, self.plane, self.cells))
+        kernel, arguments = self._marking(ranks, bits)
+        kernel(*arguments)
+
+    def _marking(self, ranks, bits):
+        return mark_planes, (ranks, bits, self.tables, *runs_for(ranks, self.plane, self.cells))
+
+    def mark_kernels(self, bits):
+        return [self._marking(np.zeros(1, np.uint64), bits)]
 
 
 def units_for(cells, plane, total_words, unit_words=UNIT_WORDS, per_word=STATES_PER_WORD):

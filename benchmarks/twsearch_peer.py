@@ -125,12 +125,13 @@ def measured(command, *, env=None, timeout=None, stop=None):
                process.returncode, "".join(out), "".join(err), cut[0] if cut else "")
 
 
-def twsearch_command(program, path, threads, metric="htm", memory_mb=None):
+def twsearch_command(program, path, threads, metric="htm", memory_mb=None, flags=()):
     """`twsearch -g`: the God's-number table of a file (-q for the quarter-turn metric; -M its
-    memory cap, 8 GiB when not given)."""
+    memory cap, 8 GiB when not given; `flags` more, such as -F, its search up to symmetry
+    keeping sorted arrays of classes)."""
     return ([str(program)] + (["-q"] if metric == "qtm" else [])
             + (["-M", str(int(memory_mb))] if memory_mb else [])
-            + ["-t", str(threads), "-g", str(path)])
+            + ["-t", str(threads), *flags, "-g", str(path)])
 
 
 def twsearch_counts(text):
@@ -217,16 +218,32 @@ def puzzledb_workflow(scratch, name, path, config_lines, metric="htm", cache=Non
 
 def layer_counts(log):
     """The per-depth counts a build logged ("p: depth 7: 3,782,376 states, 4,641,876 in
-    all, ..."); the in-memory search does not log depth 0, whose count is then depth 1's
-    total less depth 1's count (its goals)."""
+    all, ..."; searched up to symmetry, "p: depth 7: 100,803,036 positions in 1,053,077
+    classes": the positions); the in-memory search does not log depth 0, whose count is then
+    depth 1's total less depth 1's count (its goals)."""
     table, totals = {}, {}
-    for depth, count, total in re.findall(r"depth (\d+): ([\d,]+) states(?:, ([\d,]+) in all)?",
-                                          log):
+    for depth, count, total in re.findall(
+            r"depth (\d+): ([\d,]+) (?:states|positions)(?:, ([\d,]+) in all)?", log):
         table[int(depth)] = int(count.replace(",", ""))
         if total:
             totals[int(depth)] = int(total.replace(",", ""))
     if table and 0 not in table:
         table[0] = totals[1] - table[1] if 1 in totals else 1
+    return [table[d] for d in sorted(table)]
+
+
+def layer_classes(log):
+    """The per-depth classes a build searched up to symmetry logged ("p: depth 7:
+    100,803,036 positions in 1,053,077 classes"); [] for a build without."""
+    table = {int(d): int(c.replace(",", "")) for d, c in re.findall(
+        r"depth (\d+): [\d,]+ positions in ([\d,]+) classes", log)}
+    return [table[d] for d in sorted(table)]
+
+
+def twsearch_classes(text):
+    """The per-depth classes of `twsearch -F -g` ("Dist 7 cnt ... scnt 1053077 ...")."""
+    table = {int(d): int(c) for d, c in re.findall(
+        r"^\s*Dist\s+(\d+)\s+cnt\s+\d+\s+tot\s+\d+\s+scnt\s+(\d+)", text, re.M)}
     return [table[d] for d in sorted(table)]
 
 

@@ -119,6 +119,9 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "shards": {"eight": 0}}, "shards.eight: 0 is less than the minimum"),
     ({"puzzles": ["fifteen"]}, "MiB for its in-memory search, more than memory_mb: 8000; give it a"),
     ({"puzzles": ["eight"], "depth_limit": {"eight": -1}}, "depth_limit.eight: -1 is less"),
+    ({"puzzles": ["eight"], "symmetry": {"eleven": "none"}},
+     "symmetry.eleven: 'eleven' is not in puzzles"),
+    ({"puzzles": ["eight"], "symmetry": {"eight": "all"}}, "symmetry.eight: 'all' is not one of"),
     # a choice the puzzle cannot serve names the key that asked for it
     ({"puzzles": ["twentyfour"]}, "config: puzzles: twentyfour: 7,755,605,021,665,492,992,000,000"
                                   " ranks, too many to rank in 64 bits"),

@@ -37,6 +37,7 @@ from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
 from puzzledb.cli import main
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.puzzles.symmetric import Classes
 from puzzledb.config import load_definitions
 from puzzledb.errors import BudgetError, PuzzledbError, StorageError, one_line
 from puzzledb.store import files, layers as store
@@ -302,6 +303,9 @@ BUILDS = [
     # files, then fanned out (layers in parts)
     ("wide2-keys", ["build", "wide2", "--shards", "2", "--job-states", "100",
                     "--depth-limit", "5"]),
+    # the frontier engine up to the 2x2's reflection: keys of classes, each layer's file,
+    # part and listing weighed (its positions)
+    ("four-classes", ["build", "four", "--shards", "2", "--job-states", "2"]),
 ]
 
 
@@ -394,8 +398,17 @@ def test_every_write_fsync_and_rename_of_a_build_failing_in_turn_resumes_to_the_
                                       "define": SMALL_PUZZLES}))
     load_definitions(config)
     job = puzzledb_command(["--config", str(config)], command)
-    every_fault(" ".join(command), shim, job, puzzles.get(command[1]),
+    every_fault(" ".join(command), shim, job, searched(command, puzzles.get(command[1])),
                 Path(os.environ[FAULTS_UNDER]), tmp_path)
+
+
+def searched(command, puzzle):
+    """The puzzle as `puzzledb build` searches it: its class puzzle (its layers' keys) when
+    the frontier search goes up to its symmetries, as it does by default."""
+    group = puzzle.symmetry_group()
+    if "--shards" not in command or "--symmetry" in command or group is None:
+        return puzzle
+    return Classes(puzzle, group)
 
 
 class Shim:

@@ -174,7 +174,7 @@ def test_the_sharded_workflow_gives_the_same_layers_and_a_killed_job_loses_only_
     starts, the run fails, the rerun redoes only what is missing, and the layers equal the
     in-memory engine's."""
     config = {"puzzles": ["eight"], "results": str(tmp_path / "results"),
-              "shards": {"eight": 2}, "job_states": 20_000}
+              "shards": {"eight": 2}, "job_states": 20_000, "symmetry": {"eight": "none"}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     layers = tmp_path / "results" / "eight" / "layers"
     run = subprocess.Popen(

@@ -106,6 +106,7 @@ BLOCKS = {
     ("Your own puzzle",
      "snakemake --cores 2 --config 'catalogues=[rush5]' 'catalogue_jobs={\"rush5\": 2}'"):
         "catalogue",
+    ("Up to symmetry", "puzzledb --results sym build eight --shards 2"): "symmetry",
     ("What each store keeps: big spaces on one machine",
      "puzzledb --results tables build fifteen-3colour --store distances"): "stores",
 }
@@ -424,6 +425,13 @@ def test_the_stores_commands_run_as_the_readme_shows(tmp_path, capsys, monkeypat
     [block] = blocks_of("stores")
     run_block(block, tmp_path, capsys,
               {"puzzledb --results tables solve fifteen-3colour --batch hard.txt": check_hard})
+
+
+def test_the_symmetry_commands_run_as_the_readme_shows(tmp_path, capsys, monkeypatch):
+    """The eight built by the frontier search up to its transpose, then queried."""
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("symmetry")
+    run_block(block, tmp_path, capsys)
 
 
 # --- "Your own puzzle": the README's definitions --------------------------------------------

@@ -35,7 +35,7 @@ def built(tmp_path_factory):
     disk), and the adapter of its rule file over them."""
     results = tmp_path_factory.mktemp("results")
     config = {"puzzles": ["eight", "hoppers"], "results": str(results),
-              "shards": {"eight": 4}, "job_states": 3000}
+              "shards": {"eight": 4}, "job_states": 3000, "symmetry": {"eight": "none"}}
     plans = checked_search_plans(config)
     plan = plans["eight"]
     Frontier(puzzles.get("eight"), results / "eight" / "layers", results / "eight" / "frontier",

@@ -40,9 +40,10 @@ CUBE3_HTM = [1, 18, 243, 3_240, 43_239, 574_908, 7_618_438, 100_803_036, 1_332_3
 
 def frontier_build(tmp_path, puzzle, segments=8, job_states=200, depth_limit=None):
     """The frontier search of the puzzle in tmp_path, its later depths fanned out into
-    expand and merge jobs (layers in parts) by a small job_states; its manifest."""
+    expand and merge jobs (layers in parts) by a small job_states, every position a key
+    (no symmetry: tests/test_symmetry*.py search by classes); its store."""
     chosen = plan(puzzle, memory_mb=64, shards=segments, depth_limit=depth_limit,
-                  job_states=job_states)
+                  job_states=job_states, symmetry=False)
     assert chosen.mode == select.FRONTIER
     select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
                  progress=False, log=lambda m: None)

@@ -131,7 +131,9 @@ def _info(puzzle, args, out):
     try:
         with DepthDatabase.open(puzzle.name, args.results) as db:
             contents = f" ({db.kind.contents})" if db.kind.contents else ""
-            print(f"database      {db.total:,} states, max depth {db.max_depth}, "
+            states = (f"{sum(db.positions):,} positions in {db.total:,} classes"
+                      if db.symmetric else f"{db.total:,} states")
+            print(f"database      {states}, max depth {db.max_depth}, "
                   f"{db.extent()}, built {db.manifest.get('mode', 'in-memory')}, "
                   f"store {db.kind.name}{contents}, in {db.store.directory}", file=out)
     except PuzzledbError as err:
@@ -167,6 +169,9 @@ def _info(puzzle, args, out):
     argument("--job-states", type=int, default=DEFAULT["job_states"], metavar="N",
              help=f"frontier search: states a job expands (default "
                   f"{DEFAULT['job_states']:,})"),
+    argument("--symmetry", choices=["none"], default=None,
+             help="none: the frontier search keeps every position, not one key per class "
+                  "of the puzzle's symmetries (`puzzledb info <puzzle>` names them)"),
 )
 def _build(puzzle, args, out):
     """The search bfs.select plans from the options (the in-memory search when it fits
@@ -174,7 +179,8 @@ def _build(puzzle, args, out):
     this process."""
     plan = select.choose(puzzle, KINDS[args.store], args.memory_mb, shards=args.shards,
                          depth_limit=args.depth_limit, job_states=args.job_states,
-                         checkpoint_minutes=args.checkpoint_minutes)
+                         checkpoint_minutes=args.checkpoint_minutes,
+                         symmetry=args.symmetry != "none")
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,

@@ -49,7 +49,7 @@ def checked_search_plans(config, source="config"):
     for key, value in defaults().items():
         config.setdefault(key, value)
     define_puzzles(config, source)
-    for key in ("shards", "depth_limit", "store"):
+    for key in ("shards", "depth_limit", "store", "symmetry"):
         for name in config[key]:
             if name not in config["puzzles"]:
                 raise ConfigError(f"{source}: {key}.{name}: {name!r} is not in puzzles")
@@ -134,8 +134,8 @@ def search_plans(config, source="config"):
 
 def search_plan(config, name, source="config"):
     """The SearchPlan of one puzzle under a checked config (its entries under shards,
-    depth_limit and store; memory_mb, checkpoint_minutes and job_states); ConfigError naming
-    the key that asked for what cannot be, or the budget it exceeds."""
+    depth_limit, store and symmetry; memory_mb, checkpoint_minutes and job_states);
+    ConfigError naming the key that asked for what cannot be, or the budget it exceeds."""
     try:
         puzzle = puzzles.get(name)
     except PuzzleError as err:
@@ -145,7 +145,8 @@ def search_plan(config, name, source="config"):
                              config["memory_mb"], shards=config["shards"].get(name),
                              depth_limit=config["depth_limit"].get(name),
                              checkpoint_minutes=config["checkpoint_minutes"],
-                             job_states=config["job_states"])
+                             job_states=config["job_states"],
+                             symmetry=config["symmetry"].get(name) != "none")
     except ChoiceError as err:  # it names the key that asked for what cannot be
         where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
         raise ConfigError(f"{source}: {where}: {err}") from None

@@ -33,17 +33,27 @@ class SearchPlan(NamedTuple):
     checkpoint_minutes: float | None = None  # between two checkpoints of a search that
     #                                          has them (0: every layer; None: none)
     job_states: int | None = None  # FRONTIER: the states one job expands (the fan-out)
+    symmetric: bool = False  # FRONTIER: searched up to the puzzle's symmetry group, one
+    #                          key a class (puzzles/symmetric.py)
 
     def __repr__(self):
         # what Snakemake compares to rerun a finished build (a param of its rules): what
         # the database is and how it is searched, not what a job holds, how often it saves
         # itself or how its layers are shared out among jobs
         return (f"SearchPlan({self.mode!r}, {self.store!r}, depth_limit={self.depth_limit!r}, "
-                f"segments={self.segments!r})")
+                f"segments={self.segments!r}" + (", symmetric" if self.symmetric else "") + ")")
+
+    def searched(self, puzzle):
+        """The puzzle as this plan searches it: its class puzzle when symmetric."""
+        if not self.symmetric:
+            return puzzle
+        from puzzledb.puzzles.symmetric import Classes
+
+        return Classes(puzzle, puzzle.symmetry_group())
 
 
 def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
-           checkpoint_minutes=None, job_states=None):
+           checkpoint_minutes=None, job_states=None, symmetry=True):
     """The SearchPlan of `puzzle` keeping `store` (a query.kinds.StoreKind) under a memory
     budget of memory_mb MiB (None: none): the frontier search when it is sharded, or when
     the in-memory search would exceed the budget, the frontier search can keep `store` and
@@ -51,7 +61,9 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
     states reached kept); else the in-memory search.  ChoiceError (a PuzzleError naming the
     setting at fault) when the puzzle has no rank space of 64 bits, or the mode chosen
     cannot search it or keep `store`; BudgetError when the in-memory search is chosen and
-    needs more than the budget."""
+    needs more than the budget.  The frontier search goes up to the puzzle's symmetries
+    (Capabilities.symmetry_group) unless `symmetry` is False; the in-memory search has
+    none."""
     if not puzzle.ranks_fit:
         raise ChoiceError("puzzles", f"{puzzle.name}: {puzzle.rank_space()}, too many to rank "
                                      f"in 64 bits: no depth database; its positions are "
@@ -75,8 +87,9 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
             + (f"raise memory_mb (store: {store.name} keeps the in-memory search)"
                if store.whole_space else "give it a depth_limit (a partial database, "
                "built sparse) or shards, or raise memory_mb"))
+    symmetric = symmetry and mode == FRONTIER and puzzle.symmetry_group() is not None
     return SearchPlan(mode, store, depth_limit, segments, need, checkpoint_minutes,
-                      job_states)
+                      job_states, symmetric)
 
 
 def sparse(puzzle):
@@ -101,9 +114,9 @@ def _frontier(puzzle, directory, work, plan, *, threads, progress, log):
 
     set_threads(threads)
     log(f"{puzzle.name}: frontier search, {plan.segments} segments")
-    manifest = Frontier(puzzle, directory, work, plan.segments, plan.job_states,
-                        plan.depth_limit).build(log=log)
-    return manifest["total"], manifest["max_depth"]
+    manifest = Frontier(plan.searched(puzzle), directory, work, plan.segments,
+                        plan.job_states, plan.depth_limit).build(log=log)
+    return manifest.get("positions", manifest["total"]), manifest["max_depth"]
 
 
 RUNS = {IN_MEMORY: _in_memory, FRONTIER: _frontier}  # each mode's build in this process

@@ -64,6 +64,12 @@ class Capabilities:
             out[i] = min([r] + [self.rank(board[p]) for p in perms])
         return out
 
+    def symmetry_group(self):
+        """The group of symmetries the puzzle may be searched under, one key a class
+        (puzzles/symmetric.py says what such a group gives), or None when it has none that
+        is exact.  Default: None."""
+        return None
+
     def heuristics(self):
         """Admissible lower bounds for tree search: name -> function building a
         bounds.LowerBound, the puzzle's preferred bound first.  Default: none."""
@@ -196,6 +202,8 @@ class Puzzle(Capabilities):
                    layer d is exactly grade d and each level has its own rank space
     reversible  -- True when every move can be undone by a move (the graph is undirected),
                    so the distance from the goal set is the distance to it
+    symmetric   -- True when a key stands for a class of positions, the puzzle's searched
+                   up to its symmetries (puzzles/symmetric.py): the store weighs them
     drawn       -- True when a board is shown as a drawing, one row a line, boards
                    separated by a blank line (sliding blocks: `solve`, antipodes.txt);
                    else one board string a line (show_boards)
@@ -217,6 +225,7 @@ class Puzzle(Capabilities):
     max_moves = 0
     graded = False
     reversible = True
+    symmetric = False
     drawn = False
     every_placement = False
     key_words = 1

@@ -14,7 +14,7 @@ import numpy as np
 
 from puzzledb import paths, puzzles
 from puzzledb.errors import BoardError, PuzzleError
-from puzzledb.query.kinds import kind_of
+from puzzledb.query.kinds import as_searched, kind_of
 from puzzledb.query.lookups import depths_of
 
 
@@ -26,16 +26,27 @@ class DepthDatabase:
     manifest and samples hold (summary, positions_at from the sample, the deepest
     positions), and refuses in one line what needs the layers (contains, distance,
     solutions: `refusal` says why); a distances database (store/distances.py) the same as a
-    counts-only one, and distances, solutions and their number from its table."""
+    counts-only one, and distances, solutions and their number from its table.
+
+    A database searched up to the puzzle's symmetries (puzzles/symmetric.py) keeps one key
+    a class: `counts` are its classes, `positions` the positions they stand for, and a
+    position is looked up by its class (class_keys), so that every query walks the real
+    positions of the puzzle and finds each in the layer of its class."""
 
     def __init__(self, puzzle, directory):
         self.puzzle = puzzle
-        self.kind = kind_of(directory, puzzle)
-        self.store = self.kind.store(directory, puzzle)
+        searched = as_searched(directory, puzzle)
+        self.symmetric = searched.symmetric
+        self.class_keys = (lambda keys: searched.canonical(keys)[0]) if self.symmetric \
+            else (lambda keys: keys)
+        self.kind = kind_of(directory, searched)
+        self.store = self.kind.store(directory, searched)
         self.manifest = self.store.manifest()
         self.max_depth = int(self.manifest["max_depth"])
         self.total = int(self.manifest["total"])
         self.counts = [int(layer["count"]) for layer in self.manifest["layers"]]
+        self.positions = [int(layer.get("positions", layer["count"]))
+                          for layer in self.manifest["layers"]]
         # a search stopped by a depth limit stored layers 0..max_depth of a deeper space
         self.depth_limit = self.manifest.get("depth_limit")
         self.partial = self.depth_limit is not None
@@ -177,11 +188,13 @@ class DepthDatabase:
 
     def summary(self):
         """(depth, count, cumulative) rows, counts read from the layer files themselves (from
-        the manifest, in a counts-only database)."""
+        the manifest, in a counts-only database); searched up to symmetry, (depth,
+        positions, cumulative positions, classes), the positions the manifest's."""
         rows = []
         cumulative = 0
         for depth in range(self.max_depth + 1):
             count = self.lookup.count(depth)
-            cumulative += count
-            rows.append((depth, count, cumulative))
+            positions = self.positions[depth] if self.symmetric else count
+            cumulative += positions
+            rows.append((depth, positions, cumulative) + ((count,) if self.symmetric else ()))
         return rows

@@ -10,8 +10,9 @@ from typing import Callable
 from puzzledb.bfs.memory import distance_search_bytes, search_bytes
 from puzzledb.bfs.modes import MODES
 from puzzledb.errors import ChoiceError, LayerError
+from puzzledb.puzzles.symmetric import Classes
 from puzzledb.query.lookups import LayerLookup, SampleLookup, TableLookup
-from puzzledb.store import COUNTS, DISTANCES, LAYERS
+from puzzledb.store import COUNTS, DISTANCES, LAYERS, integrity
 from puzzledb.store.counts import CountStore
 from puzzledb.store.distances import DistanceStore
 from puzzledb.store.layers import LayerStore
@@ -97,5 +98,19 @@ def kind_of(directory, puzzle):
 
 
 def stored(directory, puzzle):
-    """The store of the database in `directory`, of its kind (kind_of)."""
+    """The store of the database in `directory`, of its kind (kind_of), for the puzzle as
+    it was searched (as_searched)."""
+    puzzle = as_searched(directory, puzzle)
     return kind_of(directory, puzzle).store(directory, puzzle)
+
+
+def as_searched(directory, puzzle):
+    """The puzzle as the database in `directory` was searched: its class puzzle
+    (puzzles/symmetric.py) when the manifest names a symmetry group, else the puzzle (and
+    the puzzle when there is no manifest: the store's reader says what is missing)."""
+    try:
+        manifest = integrity.read_manifest(directory, "database", "")
+    except LayerError:
+        return puzzle
+    group = puzzle.symmetry_group() if "symmetry" in manifest else None
+    return puzzle if group is None or puzzle.symmetric else Classes(puzzle, group)

@@ -92,7 +92,9 @@ class LayerLookup:
         return self._layers[depth]
 
     def contains(self, depth, ranks):
-        return self.layer(depth).contains_many(ranks)
+        """Membership of each key (a position: its class's key, when the layers keep
+        classes) in layer `depth`."""
+        return self.layer(depth).contains_many(self.db.class_keys(ranks))
 
     below = contains  # of a state's neighbours, those one layer nearer the goal
 

@@ -18,10 +18,12 @@ ANTIPODE_ROUTES = 1000  # deepest positions written as move sequences, at most
 
 
 def write_summary(db, path):
-    """summary.csv: depth,count,cumulative, nothing else, so that it loads as it is in any
-    CSV reader (pandas, R, a spreadsheet).  That a database is partial is the manifest's
-    (depth_limit) and the report's to say, not a comment line here."""
-    _write_csv(path, ["depth", "count", "cumulative"], db.summary())
+    """summary.csv: depth,count,cumulative (positions), and classes when the database was
+    searched up to symmetry, nothing else, so that it loads as it is in any CSV reader
+    (pandas, R, a spreadsheet).  That a database is partial is the manifest's (depth_limit)
+    and the report's to say, not a comment line here."""
+    _write_csv(path, ["depth", "count", "cumulative"] + (["classes"] if db.symmetric else []),
+               db.summary())
 
 
 def _write_csv(path, header, rows):

@@ -18,8 +18,10 @@ class AnalysisRules:
                 if self.plans[p].store.layers and wanted(puzzles.get(p))]
 
     def symmetric_puzzles(self):
-        """The puzzles whose layers are counted up to symmetry."""
-        return self._with_layers(lambda puzzle: puzzle.symmetries())
+        """The puzzles whose layers are counted up to symmetry after the search (those
+        searched up to symmetry have their classes in summary.csv)."""
+        return [p for p in self._with_layers(lambda puzzle: puzzle.symmetries())
+                if not self.plans[p].symmetric]
 
     def designed_puzzles(self):
         """The puzzles whose ranks number every placement of their pieces (sliding blocks),

@@ -36,7 +36,7 @@ class FrontierRules:
         if puzzle not in self._frontier_plans:
             plan = self.plans[puzzle]
             self._frontier_plans[puzzle] = FrontierPlan(
-                puzzles.get(puzzle), paths.layers(self.results, puzzle),
+                plan.searched(puzzles.get(puzzle)), paths.layers(self.results, puzzle),
                 paths.frontier_work(self.results, puzzle), plan.segments, plan.job_states,
                 plan.depth_limit)
         return self._frontier_plans[puzzle]

@@ -13,6 +13,6 @@ def frontier_search(snakemake):
     set_threads(snakemake.threads)
     name, results = snakemake.wildcards.puzzle, snakemake.config["results"]
     plan = snakemake.params.plan
-    return Frontier(puzzles.get(name), paths.layers(results, name),
+    return Frontier(plan.searched(puzzles.get(name)), paths.layers(results, name),
                     paths.frontier_work(results, name), plan.segments, plan.job_states,
                     plan.depth_limit)

@@ -26,6 +26,9 @@ class LayerInfo:
     bytes: int = 0  # the size of its file (and of its parts' files)
     # a layer written in parts (parts.py): each part's count, crc32 and bytes; None: one file
     parts: list | None = None
+    # the positions its keys stand for, when they stand for classes (the class sizes summed:
+    # puzzles/symmetric.py); None: each key is one position
+    positions: int | None = None
 
     def listed(self):
         """As the manifest and the step records list it (no `parts` for a single file)."""
@@ -91,6 +94,9 @@ class StoreDirectory:
             "max_depth": infos[-1].depth,
             "total": sum(i.count for i in infos),
             "layers": [i.listed() for i in infos],
+            **({} if not self.puzzle.symmetric else
+               {"positions": sum(i.positions for i in infos),
+                "symmetry": self.puzzle.group.describe()}),
             **extra,
         })
 
@@ -101,7 +107,9 @@ class StoreDirectory:
         path = self.manifest_path()
         try:
             infos = [LayerInfo(int(e["depth"]), int(e["count"]), int(e["crc32"]),
-                               parts=_listed_parts(e.get("parts")))
+                               parts=_listed_parts(e.get("parts")),
+                               positions=None if e.get("positions") is None
+                               else int(e["positions"]))
                      for e in manifest["layers"]]
             max_depth, total = int(manifest["max_depth"]), int(manifest["total"])
         except (KeyError, TypeError, ValueError) as err:

@@ -103,7 +103,9 @@ def chunks_of(blocks):
 
 def read_identity(layer, attrs):
     """Set on `layer` what every layer file's attributes say it is: puzzle, depth, count,
-    crc32, definition_hash, format_version (a KeyError if one is missing)."""
+    crc32, definition_hash, format_version (a KeyError if one is missing), and positions
+    (None unless its keys stand for classes of positions: puzzles/symmetric.py)."""
+    layer.positions = int(attrs["positions"]) if "positions" in attrs else None
     layer.puzzle = str(attrs["puzzle"])
     layer.depth = int(attrs["depth"])
     layer.count = int(attrs["count"])

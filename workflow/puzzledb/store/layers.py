@@ -59,14 +59,17 @@ class Verified:
                 f"manifest lists them ({self.seconds:.1f} s)")
 
 
-def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1):
+def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1,
+                weigh=None):
     """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
     sorted uint64 arrays of keys (ranks, or rows of `words` words): `count` keys in all, or
     at most `count` when not `exact` (a part of a layer, whose size is known once written).
     `attrs` go into the file beside count and integrity's stamp (crc32, definition_hash,
-    format_version).  (count, CRC-32) of what was written."""
+    format_version); with weigh (keys -> the positions they stand for), `positions` too.
+    (count, CRC-32, positions or None) of what was written."""
     crc = 0
     written = 0
+    positions = None if weigh is None else 0
     index = []
     row = () if words == 1 else (words,)
     with atomic_file(path) as tmp, hdf5_file(tmp) as (f, check_writes):
@@ -89,6 +92,8 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
                 raise LayerError(f"{what}: more than the {count} ranks announced")
             index.append(chunk[0])
             crc = ranks_crc(chunk, crc)
+            if weigh is not None:
+                positions += weigh(chunk)
             pending.append((written, POOL.submit(encode_chunk, chunk)))
             written += len(chunk)
             if len(pending) >= 4 * COMPRESS_THREADS:
@@ -99,8 +104,10 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
         if written != count:
             ds.resize((written, *row))  # the chunks past it were never written
         f.create_dataset("index", data=np.array(index, dtype=np.uint64).reshape(-1, *row))
-        f.attrs.update(count=written, **attrs, **integrity.stamp(crc, definition_hash))
-    return written, crc
+        weighed = {} if positions is None else dict(positions=positions)
+        f.attrs.update(count=written, **attrs, **weighed,
+                       **integrity.stamp(crc, definition_hash))
+    return written, crc, positions
 
 
 class IncompleteError(LayerError):
@@ -112,14 +119,21 @@ class LayerStore(StoreDirectory):
 
     kind = LAYERS
 
+    def __init__(self, directory, puzzle):
+        super().__init__(directory, puzzle)
+        # keys that stand for classes are weighed as they are written: each layer's file and
+        # listing say the positions beside the keys (puzzles/symmetric.py)
+        self.weigh = (lambda keys: int(puzzle.class_sizes(keys).sum())) \
+            if puzzle.symmetric else None
+
     def write_layer(self, depth, chunks, count, exact=True):
         """Write layer `depth` from an iterable of sorted uint64 arrays totalling `count` (at
         most `count` when not `exact`)."""
         path = self.path(depth)
-        count, crc = write_ranks(path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
-                                 self.definition_hash, f"layer {depth}", exact,
-                                 self.puzzle.key_words)
-        return LayerInfo(depth, count, crc, path.stat().st_size)
+        count, crc, positions = write_ranks(
+            path, chunks, count, dict(puzzle=self.puzzle.name, depth=depth),
+            self.definition_hash, f"layer {depth}", exact, self.puzzle.key_words, self.weigh)
+        return LayerInfo(depth, count, crc, path.stat().st_size, positions=positions)
 
     def remove(self, depth):
         """Remove layer `depth`: its file and, if it was written in parts, its parts."""
@@ -136,12 +150,13 @@ class LayerStore(StoreDirectory):
         path = part_path(self.directory, depth, part, parts)
         entry = dict(low=int(low), high=int(high), first_segment=segments.start,
                      last_segment=segments.stop)
-        count, crc = write_ranks(path, chunks, bound,
-                                 dict(puzzle=self.puzzle.name, depth=depth, part=part,
+        count, crc, positions = write_ranks(
+            path, chunks, bound, dict(puzzle=self.puzzle.name, depth=depth, part=part,
                                       parts=parts, **entry),
-                                 self.definition_hash, f"layer {depth} part {part}", exact=False,
-                                 words=self.puzzle.key_words)
-        return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry)
+            self.definition_hash, f"layer {depth} part {part}", exact=False,
+            words=self.puzzle.key_words, weigh=self.weigh)
+        weighed = {} if positions is None else dict(positions=positions)
+        return dict(count=count, crc32=crc, bytes=path.stat().st_size, **entry, **weighed)
 
     def write_parted(self, depth, parts):
         """Write layer `depth` as the map of its parts, once every part is written (`parts`:
@@ -153,11 +168,15 @@ class LayerStore(StoreDirectory):
                                     f"CRC-32 {part.crc32:08x}, not the part written", depth, q,
                                     part.path)
         path = self.path(depth)
-        count, crc = write_mapping(path, depth, dict(puzzle=self.puzzle.name, depth=depth),
-                                   self.definition_hash, parts, self.puzzle.key_words)
+        positions = None if self.weigh is None else sum(e["positions"] for e in parts)
+        attrs = dict(puzzle=self.puzzle.name, depth=depth)
+        if positions is not None:
+            attrs["positions"] = positions
+        count, crc = write_mapping(path, depth, attrs, self.definition_hash, parts,
+                                   self.puzzle.key_words)
         listed = [{k: entry[k] for k in ("count", "crc32", "bytes")} for entry in parts]
         return LayerInfo(depth, count, crc, path.stat().st_size + sum(e["bytes"] for e in parts),
-                         listed)
+                         listed, positions)
 
     def open_layer(self, depth):
         path = self.path(depth)
@@ -189,7 +208,7 @@ class LayerStore(StoreDirectory):
                 layer.verify(self.puzzle.key_bounds(depth if self.puzzle.graded else 0),
                              progress)
                 info = LayerInfo(layer.depth, layer.count, layer.crc32,
-                                 self.path(depth).stat().st_size)
+                                 self.path(depth).stat().st_size, positions=layer.positions)
                 if isinstance(layer, PartedLayer):
                     info.parts = [dict(count=layer.part_count(q), crc32=int(layer.part_crc32[q]),
                                        bytes=layer.part_path(q).stat().st_size)
@@ -213,6 +232,12 @@ class LayerStore(StoreDirectory):
                 f"corrupt layer file {self.path(depth)}: {info.count:,} ranks with CRC-32 "
                 f"{info.crc32:08x}, the manifest lists {expected.count:,} with "
                 f"{expected.crc32:08x}", depth)
+        if (info.positions is None) != (self.weigh is None) or (
+                expected is not None and info.positions != expected.positions):
+            raise LayerError(
+                f"corrupt layer file {self.path(depth)}: it says {info.positions} positions "
+                f"for its {info.count:,} classes, the manifest "
+                f"{None if expected is None else expected.positions}", depth)
         return info
 
     def good_layers(self):

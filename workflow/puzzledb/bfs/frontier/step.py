@@ -146,5 +146,7 @@ class Step:
             f"{limit}; {other}")
 
     def _log_layer(self, info, started, log):
-        log(f"{self.puzzle.name}: depth {info.depth}: {info.count:,} states, "
+        states = f"{info.count:,} states" if info.positions is None else \
+            f"{info.positions:,} positions in {info.count:,} classes"
+        log(f"{self.puzzle.name}: depth {info.depth}: {states}, "
             f"{time.perf_counter() - started:.2f} s")

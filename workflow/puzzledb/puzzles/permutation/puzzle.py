@@ -33,6 +33,7 @@ from puzzledb.puzzles.permutation.patterns import (
     goal_set,
     read_patterns,
 )
+from puzzledb.puzzles.permutation.symmetry import PermutationSymmetry
 from puzzledb.puzzles.permutation.ranks import (
     component_rows,
     component_values,
@@ -176,8 +177,16 @@ class PermutationPuzzle(Puzzle):
         order = self._group_order
         return order if order is not None and order < self.size else None
 
+    @cached_property
+    def _symmetry(self):
+        return PermutationSymmetry(self)
+
+    def symmetry_group(self):
+        """Its rotations, mirrors and inversion, found from the definition (symmetry.py)."""
+        return self._symmetry if self._symmetry.reason is None else None
+
     def info_lines(self):
-        lines = []
+        lines = [("symmetry", self._symmetry.describe())]
         bound = self.reachable_bound()
         if bound is not None:
             lines.append(("reachable", f"at most {bound:,} states (the order of the moves' "

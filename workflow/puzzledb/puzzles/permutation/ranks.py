@@ -203,6 +203,8 @@ def rank_rows(rows, counts):
     """Lexicographic rank of each row (class indices) among the arrangements of the
     multiset `counts` (distinct pieces: the permutation's lexicographic rank)."""
     count, n = rows.shape
+    if all(c == 1 for c in counts):
+        return lehmer_rank_rows(rows)
     remaining = np.tile(np.array(counts, dtype=np.int64), (count, 1))
     total = np.full(count, multinomial(counts), dtype=np.int64)
     rank = np.zeros(count, dtype=np.int64)
@@ -217,9 +219,39 @@ def rank_rows(rows, counts):
     return rank
 
 
+def lehmer_rank_rows(rows):
+    """rank_rows of distinct pieces: the Lehmer code, slot i's digit the later slots
+    holding a smaller piece, of weight (n - 1 - i)!, compared a column at a time."""
+    columns = np.ascontiguousarray(rows.T)
+    n = columns.shape[0]
+    rank = np.zeros(rows.shape[0], dtype=np.int64)
+    smaller = np.empty(rows.shape[0], dtype=np.int64)
+    for i in range(n - 1):
+        smaller[:] = 0
+        for j in range(i + 1, n):
+            smaller += columns[j] < columns[i]
+        rank += smaller * factorial(n - 1 - i)
+    return rank
+
+
+def lehmer_unrank_rows(values, n):
+    """lehmer_rank_rows inverted: the digits, then, from the last slot back, each later piece
+    at or above a slot's digit moved up by one (the digit was the rank among them)."""
+    values = np.array(values, dtype=np.int64)
+    columns = np.empty((n, values.size), dtype=np.int64)
+    for i in range(n):
+        columns[i], values = np.divmod(values, factorial(n - 1 - i))
+    for i in range(n - 2, -1, -1):
+        for j in range(i + 1, n):
+            columns[j] += columns[j] >= columns[i]
+    return np.ascontiguousarray(columns.T)
+
+
 def unrank_rows(values, counts):
     """The arrangements of the ranks `values`: rank_rows inverted."""
     n = sum(counts)
+    if all(c == 1 for c in counts):
+        return lehmer_unrank_rows(values, n)
     values = np.array(values, dtype=np.int64)
     count = values.size
     remaining = np.tile(np.array(counts, dtype=np.int64), (count, 1))

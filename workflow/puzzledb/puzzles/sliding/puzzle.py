@@ -11,6 +11,8 @@ compiled kernels are in kernels.py.
 import re
 from collections import Counter, namedtuple
 
+from functools import cached_property
+
 import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError, PuzzleError
@@ -19,6 +21,7 @@ from puzzledb.puzzles.capabilities import GoalFrames, PatternBounds, TilePartiti
 from puzzledb.puzzles.geometry import cell_maps, grid_adjacency
 from puzzledb.puzzles.sliding import partitions
 from puzzledb.puzzles.sliding.metrics import METRICS
+from puzzledb.puzzles.sliding.symmetry import SlidingSymmetry
 from puzzledb.puzzles.sliding.rankings import DistinctTiles, RepeatedPieces
 
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -160,6 +163,19 @@ class SlidingPuzzle(Puzzle, GoalFrames, PatternBounds):
         with repeated pieces can have one (distinct tiles would need renaming)."""
         return tuple(p for p in cell_maps(self.width, self.height)[1:]
                      if np.array_equal(self.goal[list(p)], self.goal))
+
+    def info_lines(self):
+        return [("symmetry", self._symmetry.describe())]
+
+    def symmetry_group(self):
+        """The board's symmetries that keep the blank's goal cell, pieces renamed
+        (symmetry.py), when there are any and the metric is single-tile."""
+        group = self._symmetry
+        return group if group.reason is None else None
+
+    @cached_property
+    def _symmetry(self):
+        return SlidingSymmetry(self)
 
     def canonical_ranks(self, ranks, level=0):
         ranks = np.asarray(ranks, dtype=np.uint64)

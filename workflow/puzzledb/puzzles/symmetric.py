@@ -1,0 +1,86 @@
+"""A puzzle searched up to its symmetries: the same boards, and keys that stand for
+classes.  A class is a position and its images under the puzzle's symmetry group (its
+family finds it: a permutation puzzle's rotations, mirrors and inversion, a board's
+reflections), and its key is the canonical one the family's kernels compute.  The class
+puzzle's neighbours kernel gives canonical keys, so that the engines, unchanged, store one
+key a class; class_sizes gives the positions each stands for, which the layer store sums
+beside each layer's count (summary.csv: positions in `count`, keys in `classes`).
+
+A family with symmetries gives them as a group object (Capabilities.symmetry_group): its
+`order` (positions a class holds at most), `describe()` (for `puzzledb info`), `as_data()`
+(what fixes the canonical keys: it goes into the definition hash), `kernels` (the module
+registering its neighbours kernel), `max_moves` and `work_size` of that kernel, and
+`tables()`, `canonical(keys)` (the canonical key of each key's class and its stabiliser's
+size) and `class_sizes(keys)`, the last two compiled."""
+
+from puzzledb import keys
+from puzzledb.puzzles.base import Puzzle
+
+
+class Classes(Puzzle):
+    """`puzzle` searched up to `group`: boards and ranks are the puzzle's, keys canonical."""
+
+    symmetric = True  # keys stand for classes: the store sums class_sizes beside the count
+
+    def __init__(self, puzzle, group):
+        self.base = puzzle
+        self.group = group
+        self.name = puzzle.name
+        self.description = puzzle.description
+        self.family = puzzle.family
+        self.kernels = group.kernels
+        self.cells, self.width, self.size = puzzle.cells, puzzle.width, puzzle.size
+        self.key_words = puzzle.key_words
+        self.max_moves = group.max_moves
+        self.reversible = puzzle.reversible
+        self.drawn = puzzle.drawn
+
+    @property
+    def work_size(self):
+        return self.group.work_size
+
+    def make_tables(self):
+        return self.group.tables()
+
+    def definition(self):
+        return {**self.base.definition(), "symmetry": self.group.as_data()}
+
+    def goal_ranks(self):
+        return keys.unique(self.canonical(self.base.goal_ranks())[0])
+
+    def canonical(self, states):
+        """(the canonical key of each state's class, how many of the group's elements fix
+        each state), for a key array (or ranks given as ints)."""
+        return self.group.canonical(self.key_array(states))
+
+    def class_sizes(self, canonical):
+        """The positions of the class of each canonical key (int64)."""
+        return self.group.class_sizes(self.key_array(canonical))
+
+    # -- the puzzle's own boards --------------------------------------------------------------
+    def parse(self, text):
+        return self.base.parse(text)
+
+    def format(self, board):
+        return self.base.format(board)
+
+    def rank(self, board):
+        return self.base.rank(board)
+
+    def unrank(self, rank, level=0):
+        return self.base.unrank(rank, level)
+
+    def key_bounds(self, level=0):
+        return self.base.key_bounds(level)
+
+    def rank_space(self):
+        return self.base.rank_space()
+
+    def info_lines(self):
+        return self.base.info_lines()
+
+    def reachable_bound(self):
+        return self.base.reachable_bound()
+
+    def route_moves(self, ranks):
+        return self.base.route_moves(ranks)

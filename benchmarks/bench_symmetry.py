@@ -84,8 +84,7 @@ def cube(args, scratch):
         print(f"workflow: depth_limit {depth}: {describe(ours, load2)}", flush=True)
         runs.append((theirs, ours, rows, load, load2))
     theirs, ours, rows, _, _ = runs[-1]
-    positions = peer.twsearch_counts(theirs.stdout)
-    classes = peer.twsearch_classes(theirs.stdout)
+    positions, classes = peer.twsearch_symmetric(theirs.stdout)
     print(f"\n{'depth':>5} {'published':>15} {'twsearch':>15} {'tw classes':>12} "
           f"{'puzzledb':>15} {'classes':>12}")
     for d in range(depth + 1):

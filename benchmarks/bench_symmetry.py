@@ -2,6 +2,7 @@
 
     python benchmarks/bench_symmetry.py cube --twsearch DIR --depth 9    # twsearch's symm 3x3x3
     python benchmarks/bench_symmetry.py fifteen --depth 30                # symmetry: none beside
+    python benchmarks/bench_symmetry.py kernel --puzzle fifteen           # ns a state's neighbours
 
 `cube`: twsearch's samples/symm/3x3x3.tws (half-turn metric), `twsearch -t 2 -M 19000 -F -g`
 (its search up to rotations and inversion, sorted arrays of classes) stopped once it prints
@@ -9,7 +10,9 @@ the depth asked for, against the whole workflow (`snakemake --cores 2`: the fron
 up to the 48 symmetries and inversion puzzledb finds, summary, deepest positions, plot,
 report) with that depth_limit; both tables of positions and of classes, the published table,
 the classes/positions ratio at the deepest depth.  `fifteen`: the workflow to depth_limit
-with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  Each run is timed
+with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  `kernel`: the CPU
+nanoseconds of one state's neighbours, plain and canonical (its class puzzle's), over
+300,000 random canonical states of a puzzle whose keys are one word.  Each run is timed
 whole (wall and CPU seconds, peak RSS of the process and its children); the load average
 before it is shown: the machine may be shared.  The kernels are warm (a build to depth 2
 first fills the cache).  Wrap it in `flock /work/locks/memory` on a shared machine: twsearch
@@ -125,9 +128,42 @@ def fifteen(args, scratch):
               f"{ours.cpu / theirs.cpu:.2f} CPU")
 
 
+def kernel(args, scratch):
+    """CPU ns a state of the neighbours kernel, the puzzle's and its class puzzle's."""
+    import time
+
+    import numpy as np
+    from numba import njit
+
+    from puzzledb import puzzles
+    from puzzledb.compiled import neighbours
+    from puzzledb.puzzles.symmetric import Classes
+
+    @njit
+    def expand(keys, out, work, t):
+        total = 0
+        for i in range(keys.size):
+            total += neighbours(np.int64(keys[i]), 0, out, work, t)
+        return total
+
+    puzzle = puzzles.get(args.puzzle)
+    classes = Classes(puzzle, puzzle.symmetry_group())
+    ranks = np.random.default_rng(2).integers(0, puzzle.size, 300_000).astype(np.uint64)
+    canonical = np.sort(classes.canonical(ranks)[0])
+    for name, p in (("plain", puzzle), ("canonical", classes)):
+        out, work = np.empty(p.max_moves, np.int64), np.empty(p.work_size, np.int64)
+        expand(canonical[:10], out, work, p.tables())  # compiled first
+        began = time.process_time()
+        expand(canonical, out, work, p.tables())
+        seconds = time.process_time() - began
+        print(f"{args.puzzle} {name:9s} neighbours: {seconds / canonical.size * 1e9:,.0f} ns "
+              f"of CPU a state (load {os.getloadavg()[0]:.1f})")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("race", choices=["cube", "fifteen"])
+    parser.add_argument("race", choices=["cube", "fifteen", "kernel"])
+    parser.add_argument("--puzzle", default="fifteen", help="kernel: the puzzle")
     peer.add_arguments(parser)
     parser.add_argument("--depth", type=int, default=None,
                         help="depth limit (default: 9 for cube, 30 for fifteen)")
@@ -139,7 +175,7 @@ def main(argv=None):
         args.depth = 9 if args.race == "cube" else 30
     print(f"puzzledb from {peer.puzzledb_env()['PYTHONPATH']}; {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.scratch) as tmp:
-        (cube if args.race == "cube" else fifteen)(args, Path(tmp))
+        {"cube": cube, "fifteen": fifteen, "kernel": kernel}[args.race](args, Path(tmp))
 
 
 if __name__ == "__main__":

@@ -122,6 +122,9 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "symmetry": {"eleven": "none"}},
      "symmetry.eleven: 'eleven' is not in puzzles"),
     ({"puzzles": ["eight"], "symmetry": {"eight": "all"}}, "symmetry.eight: 'all' is not one of"),
+    ({"puzzles": ["eight"], "shards": {"eight": 2},
+      "problem_sets": [{"puzzle": "eight", "queries": "blank-at-goal", "k": 9}]},
+     "eight's keep one a class (symmetry: {eight: none} keeps them all)"),
     # a choice the puzzle cannot serve names the key that asked for it
     ({"puzzles": ["twentyfour"]}, "config: puzzles: twentyfour: 7,755,605,021,665,492,992,000,000"
                                   " ranks, too many to rank in 64 bits"),

@@ -14,7 +14,7 @@ with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  `kernel`:
 nanoseconds of one state's neighbours, plain and canonical (its class puzzle's), over
 300,000 random canonical states of a puzzle whose keys are one word.  Each run is timed
 whole (wall and CPU seconds, peak RSS of the process and its children); the load average
-before it is shown: the machine may be shared.  The kernels are warm (a build to depth 2
+before it is shown: the machine may be shared.  The kernels are warm (the workflow to depth 2
 first fills the cache).  Wrap it in `flock /work/locks/memory` on a shared machine: twsearch
 takes about 9 GB.
 """
@@ -52,17 +52,6 @@ def workflow(scratch, config_lines, name, path=None, cache=None):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def warm_up(scratch, name, path, cache):
-    """A build to depth 2, untimed: the kernels compiled into the cache."""
-    config = peer.define(scratch, name, path) if path else None
-    command = [sys.executable, "-m", "puzzledb.cli"] + (["--config", str(config)] if config
-                                                        else [])
-    peer.measured(command + ["--results", str(scratch / "warm"), "build", name,
-                             "--depth-limit", "2", "--memory-mb", "1000"],
-                  env=peer.puzzledb_env(cache))
-    shutil.rmtree(scratch / "warm", ignore_errors=True)
-
-
 def describe(run, load):
     return (f"{run.seconds:.1f} s wall, {run.cpu:.1f} s CPU, peak {run.peak_mib:,.0f} MiB, "
             f"load {load:.1f}" + (f", {run.ended()}" if run.ended() else ""))
@@ -75,15 +64,20 @@ def cube(args, scratch):
     depth = args.depth
     command = peer.twsearch_command(program, path, 2, memory_mb=19000, flags=("-F",))
     cache = scratch / "kernels"
-    warm_up(scratch, "cube", path, cache)
-    config = f"memory_mb: 19000\nthreads: 2\ndepth_limit: {{cube: {depth}}}\n"
+
+    def config(limit):
+        return f"memory_mb: 19000\nthreads: 2\ndepth_limit: {{cube: {limit}}}\n"
+
+    # untimed, the workflow to depth 2: the kernels its jobs use compiled into the cache (a
+    # `puzzledb build` compiles fewer: a step job compiled for minutes after one)
+    workflow(scratch, config(2), "cube", path, cache)
     runs = []
     for _ in range(args.repeat):
         load = os.getloadavg()[0]
         theirs = peer.measured(command, stop=lambda line: line.startswith(f"Dist {depth} "))
         print(f"twsearch: {' '.join(command)}: {describe(theirs, load)}", flush=True)
         load2 = os.getloadavg()[0]
-        ours, rows = workflow(scratch, config, "cube", path, cache)
+        ours, rows = workflow(scratch, config(depth), "cube", path, cache)
         print(f"workflow: depth_limit {depth}: {describe(ours, load2)}", flush=True)
         runs.append((theirs, ours, rows, load, load2))
     theirs, ours, rows, _, _ = runs[-1]
@@ -111,8 +105,9 @@ def cube(args, scratch):
 def fifteen(args, scratch):
     depth = args.depth
     cache = scratch / "kernels"
-    warm_up(scratch, "fifteen", None, cache)
     base = f"memory_mb: 8000\nthreads: 2\ndepth_limit: {{fifteen: {depth}}}\n"
+    for extra in ("", "symmetry: {fifteen: none}\n"):  # untimed: the kernels compiled
+        workflow(scratch, base.replace(f": {depth}}}", ": 2}") + extra, "fifteen", cache=cache)
     runs = {"symmetry": [], "none": []}
     for _ in range(args.repeat):
         for key, extra in (("symmetry", ""), ("none", "symmetry: {fifteen: none}\n")):

@@ -188,6 +188,7 @@ def test_map_keys_set_on_the_command_line_are_typed_by_the_schema(tmp_path):
     # the dry run passes the config check (it exits 1 naming the key otherwise)
     run_snakemake(tmp_path, {"puzzles": ["eight"]}, "pdbs", "all", "-n", "--config",
                   "depth_limit={eight: 20}", "shards={eight: 4}", "pdbs={fifteen: [6-6-3]}",
+                  "symmetry={eight: none}",
                   "problem_sets=[{puzzle: eight, queries: blank-at-goal, k: 20, "
                   "per_distance: 3, min_distance: 21, seed: 1}]")
     # a definition's parameters too, by its family's part of the schema

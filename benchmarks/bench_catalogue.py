@@ -1,23 +1,26 @@
 """Benchmark: the Rush Hour catalogue (docs/blocks.md, "The catalogue") against Fogleman's
-program, and slices of the 6x6 box to plan its run.
+program, a job's share of the 6x6 box, and a whole box.
 
     python benchmarks/bench_catalogue.py race [--box 5] [--jobs 2] [--peer /work/peers/rush]
-    python benchmarks/bench_catalogue.py slices [--box 6] [--at 0,66000000,...] [--size N]
+    python benchmarks/bench_catalogue.py share [--name rush6] [--jobs 97] [--job 5] [--walls 1]
+    python benchmarks/bench_catalogue.py whole [--name rush6-fogleman] [--jobs 2]
 
 race: his C++ enumerator (cpp/ of the peer) built in a scratch directory with config.h set
 for the box (BoardSize, MaxID: his published counts of his boards) and two workers, run; then
-our catalogue of the same box (rush5, rush6) by `--jobs` job processes side by side (each
-report.catalogue.search_part, then the merge): the wall seconds of each, the clusters
-reaching the goal and the minimal puzzles per number of moves, ours restricted to his space
-(no other piece in the red car's row, no row full of horizontal pieces nor column full of
-vertical ones: his enumeration leaves those out) and in all.  Exit status 1 if the clusters
-reaching the goal in his space differ from his count.
+our catalogue of the same box in his space (rush5-fogleman, rush6-fogleman) by `--jobs` job
+processes side by side (each report.catalogue.search_part, then the merge): the wall seconds
+of each, the clusters reaching the goal and the minimal puzzles per number of moves.  Exit
+status 1 if the clusters reaching the goal or the minimal puzzles differ from his.
 
-slices: `--size` candidates of the box from each position of `--at`, one process: the
-clusters, boards searched and CPU seconds, so that the whole box is planned from them.
+share: one job of `--jobs` (`--job`), in this process after a first job has compiled the
+kernels: what it finds and its CPU seconds, so that the whole box is planned from it.
+
+whole: the whole catalogue by `--jobs` job processes side by side, then the merge (a process
+of its own): wall and CPU seconds, peak RSS, load, clusters, minimal puzzles, the hardest.
 """
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -28,8 +31,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from puzzledb import puzzles
+from puzzledb.puzzles.definitions import build
 from puzzledb.report.catalogue import merge, rows, search_part
 
 HIS_BOARDS = {4: 1348, 5: 268108, 6: 243502785}  # his config.h's MaxID per box (no walls)
@@ -61,26 +66,6 @@ def run_his(binary):
     return seconds, solvable, minimal
 
 
-def his_space(board, box):
-    """Whether a board (a drawing) is one his enumeration lists."""
-    rows_ = board.split()
-    goal_row = box // 2 if box % 2 else box // 2 - 1
-    for r, row in enumerate(rows_):
-        horizontal = [ch for i, ch in enumerate(row) if ch != "." and
-                      ((i > 0 and row[i - 1] == ch) or (i + 1 < box and row[i + 1] == ch))]
-        if r == goal_row and set(horizontal) - {"X"}:
-            return False
-        if len(horizontal) == box:
-            return False
-    for c in range(box):
-        column = "".join(row[c] for row in rows_)
-        vertical = [ch for i, ch in enumerate(column) if ch != "." and
-                    ((i > 0 and column[i - 1] == ch) or (i + 1 < box and column[i + 1] == ch))]
-        if len(vertical) == box:
-            return False
-    return True
-
-
 def run_ours(name, jobs, scratch):
     """The catalogue by `jobs` processes side by side, then merged: seconds, rows."""
     directory = Path(scratch) / name
@@ -102,40 +87,91 @@ def race(args):
     load = Path("/proc/loadavg").read_text().split()[0]
     binary = build_his(args.peer, args.box, args.scratch)
     his_seconds, his_solvable, his_minimal = run_his(binary)
-    ours_seconds, table = run_ours(f"rush{args.box}", args.jobs, args.scratch)
-    inside = [r for r in table if his_space(r["board"], args.box)]
-    ours_minimal = Counter(int(r["moves"]) for r in inside if r["minimal"] == "true")
+    ours_seconds, table = run_ours(f"rush{args.box}-fogleman", args.jobs, args.scratch)
+    ours_minimal = Counter(int(r["moves"]) for r in table if r["minimal"] == "true")
     print(f"load {load}; {args.box}x{args.box}: Fogleman's program {his_seconds:.1f} s (2 "
-          f"workers), ours {ours_seconds:.1f} s ({args.jobs} jobs, warm kernels)")
-    print(f"clusters reaching the goal: his {his_solvable:,}; ours {len(inside):,} in his "
-          f"space, {len(table):,} in all")
-    print(f"minimal: his {sum(his_minimal.values()):,}; ours {sum(ours_minimal.values()):,} "
-          f"in his space, {sum(r['minimal'] == 'true' for r in table):,} in all")
+          f"workers), ours {ours_seconds:.1f} s ({args.jobs} jobs, his space)")
+    print(f"clusters reaching the goal: his {his_solvable:,}; ours {len(table):,}")
+    print(f"minimal: his {sum(his_minimal.values()):,}; ours {sum(ours_minimal.values()):,}")
     for moves in sorted(set(his_minimal) | set(ours_minimal), reverse=True):
         mark = "" if his_minimal[moves] == ours_minimal[moves] else "  (differs)"
         print(f"  {moves:3d} moves: his {his_minimal[moves]:,}, ours {ours_minimal[moves]:,}"
               f"{mark}")
-    return 0 if his_solvable == len(inside) else 1
+    return 0 if (his_solvable, his_minimal) == (len(table), ours_minimal) else 1
 
 
-def slices(args):
-    puzzle = puzzles.get(f"rush{args.box}")
-    kernels, tables = puzzle.compiled, puzzle.tables()
+def _run_children(commands):
+    """Commands run side by side: wall seconds, CPU seconds (all), the largest peak RSS."""
+    started = time.perf_counter()
+    procs = {subprocess.Popen(c).pid: c for c in commands}
+    cpu = rss = 0.0
+    while procs:
+        pid, status, usage = os.wait4(-1, 0)
+        if procs.pop(pid, None) is None:
+            continue
+        if status:
+            sys.exit(f"failed: {' '.join(commands[0][:3])} ...")
+        cpu += usage.ru_utime + usage.ru_stime
+        rss = max(rss, usage.ru_maxrss / 2**20)
+    return time.perf_counter() - started, cpu, rss
+
+
+def whole(args):
+    """The whole catalogue by --jobs job processes side by side, then the merge (its own
+    process): time, CPU, peak RSS, and what it found."""
+    directory = Path(args.scratch) / args.name
+    directory.mkdir(parents=True, exist_ok=True)
+    parts = [directory / f"part{j}.npz" for j in range(args.jobs)]
+    code = ("import sys; from puzzledb import puzzles; from puzzledb.report.catalogue import "
+            "{}; p = puzzles.get(sys.argv[1]); ")
+    job = code.format("search_part") + ("search_part(p, int(sys.argv[2]), int(sys.argv[3]), "
+                                        "sys.argv[4], log=lambda line: print(line, "
+                                        "file=sys.stderr))")
+    loads = [Path("/proc/loadavg").read_text().split()[0]]
+    if not args.merge_only:
+        search = _run_children([[sys.executable, "-c", job, args.name, str(j), str(args.jobs),
+                                 str(parts[j])] for j in range(args.jobs)])
+        loads.append(Path("/proc/loadavg").read_text().split()[0])
+        print(f"{args.name}: search {search[0]:,.0f} s wall, {search[1]:,.0f} s CPU "
+              f"({args.jobs} jobs), peak RSS {search[2]:.2f} GiB a job; load {loads[0]} "
+              f"at start, {loads[-1]} at end", flush=True)
+    merge_code = code.format("merge") + "merge(p, sys.argv[2:-2], sys.argv[-2], sys.argv[-1])"
+    merged = _run_children([[sys.executable, "-c", merge_code, args.name,
+                             *map(str, parts), str(directory / "catalogue.csv"),
+                             str(directory / "summary.csv")]])
+    loads.append(Path("/proc/loadavg").read_text().split()[0])
+    print(f"{args.name}: merge {merged[0]:,.0f} s wall, {merged[1]:,.0f} s CPU, peak RSS "
+          f"{merged[2]:.2f} GiB; load {loads[-1]}")
+    summary = pd.read_csv(directory / "summary.csv")
+    hardest = rows(directory / "catalogue.csv", limit=1)[0]
+    print(f"{args.name}: {int(summary.clusters.sum()):,} clusters reaching the goal, "
+          f"{int(summary.minimal.sum()):,} minimal; hardest {hardest['moves']} moves, its "
+          f"cluster {int(hardest['states']):,} boards: {hardest['board']}")
+    return 0
+
+
+def share(args):
+    """One job's share of the units of work (job --job of --jobs), in this process: what it
+    found and its CPU seconds, so that the whole box is planned from it."""
+    puzzle = puzzles.get(args.name)
+    if args.walls:
+        definition = {k: v for k, v in puzzle.definition().items() if k != "ranking"}
+        definition["catalogue"] = {**definition["catalogue"], "walls": args.walls}
+        puzzle = build(f"{args.name}-walls", definition)
     load = Path("/proc/loadavg").read_text().split()[0]
-    for at in (int(a) for a in args.at.split(",")):
-        walk = kernels.new_walk(tables, 0)
-        keys = np.empty((args.size, tables.empty.size), np.uint64)
-        walls = np.empty(args.size, np.uint64)
-        started = time.process_time()
-        count = kernels.boards(tables, walk, at, at + args.size, keys, walls)
-        skipped = time.process_time() - started
-        info, *_ = kernels.clusters(tables, keys, walls, count, kernels.new_search(tables),
-                                    kernels.new_search(tables))
-        seconds = time.process_time() - started - skipped
-        print(f"load {load}; candidates {at:,} + {count:,}: {len(info):,} clusters, "
-              f"{int(info[:, 1].sum()):,} boards, {int(info[:, 3].sum()):,} minimal, "
-              f"{seconds:.1f} CPU s searching ({skipped:.1f} s listing the candidates up "
-              f"to there)")
+    path = Path(args.scratch) / f"{args.name}-{args.job}of{args.jobs}.npz"
+    started = time.process_time()
+    search_part(puzzle, 0, args.jobs, path)  # the kernels compiled and loaded first
+    warm = time.process_time()
+    search_part(puzzle, args.job, args.jobs, path)
+    seconds = time.process_time() - warm
+    with np.load(path) as part:
+        states, minimal = part["states"].astype(np.int64), part["minimal"]
+    print(f"{args.name}, job {args.job} of {args.jobs}: {len(states):,} clusters reaching the "
+          f"goal, {int(minimal.sum()):,} minimal, {int(states.sum()):,} boards searched: "
+          f"{seconds:,.1f} CPU s ({seconds / max(1, states.sum()) * 1e9:.0f} ns a board; the "
+          f"whole box about {seconds * args.jobs:,.0f} CPU s); load {load}; the first job, "
+          f"compiling, {warm - started:,.1f} CPU s")
     return 0
 
 
@@ -147,12 +183,19 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--peer", default="/work/peers/rush")
     p.add_argument("--scratch", default=tempfile.gettempdir())
-    p = sub.add_parser("slices")
-    p.add_argument("--box", type=int, default=6, choices=(4, 5, 6))
-    p.add_argument("--at", default="0,66000000,132000000,198000000,260000000")
-    p.add_argument("--size", type=int, default=262144)
+    p = sub.add_parser("share")
+    p.add_argument("--name", default="rush6")
+    p.add_argument("--jobs", type=int, default=97)
+    p.add_argument("--job", type=int, default=5)
+    p.add_argument("--walls", type=int, default=0, help="the catalogue with up to N walls")
+    p.add_argument("--scratch", default=tempfile.gettempdir())
+    p = sub.add_parser("whole")
+    p.add_argument("--name", default="rush6-fogleman")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--scratch", default=tempfile.gettempdir())
+    p.add_argument("--merge-only", action="store_true", help="the parts made before: merge")
     args = parser.parse_args()
-    return race(args) if args.what == "race" else slices(args)
+    return {"race": race, "share": share, "whole": whole}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ piece, its clusters, their farthest boards and Fogleman's minimality, compared w
 plain-Python model of the rules written here (every board of tiny boxes, and the clusters of
 a slice of the 5x5 Rush Hour box); bad definitions in one line; the queries."""
 
+import csv
+import io
 from collections import deque
 from itertools import count
 
@@ -27,9 +29,20 @@ class Model:
 
     def __init__(self, puzzle):
         cat = puzzle.catalogue
-        self.cat, self.metric = cat, cat.metric
+        self.cat, self.metric, self.lanes = cat, cat.metric, puzzle.lanes is not None
         self.cells = {k: {a: frozenset(cat.drawing.at(c.shape, a)) for a in c.anchors}
                       for k, c in enumerate(cat.classes)}
+
+    def across(self, k):
+        return self.cat.classes[k].directions == (2, 3)
+
+    def solver_order(self, piece):
+        """Fogleman's solver's order of a catalogue of bars' pieces: the goal piece, then
+        the others line by line (the rows top first, then the columns), in a line in order."""
+        k, a = piece
+        row, col = divmod(a, self.cat.width)
+        line = row if self.across(k) else self.cat.drawing.height + col
+        return (k != 0, line, a)
 
     def covered(self, board):
         return set().union(*(self.cells[k][a] for k, a in board))
@@ -37,7 +50,7 @@ class Model:
     def moves(self, board):
         width = self.cat.width
         steps = {0: -width, 1: width, 2: -1, 3: 1}
-        for k, a in board:
+        for k, a in sorted(board, key=self.solver_order):
             rest = self.covered(board - {(k, a)})
             for d in self.cat.classes[k].directions:
                 at = a
@@ -57,7 +70,13 @@ class Model:
         return (0, self.cat.goal_anchor(0)) in board
 
     def order(self, board):
-        """Boards compare cell by cell in reading order, a piece's class before empty."""
+        """Boards compare cell by cell in reading order, a piece's class before empty; in
+        a catalogue of bars as Fogleman's do: the cells of the rows' bars as a binary
+        number (cell c its bit c), then those of the columns'."""
+        if self.lanes:
+            masks = [sum(1 << c for k, a in board if self.across(k) == across
+                         for c in self.cells[k][a]) for across in (True, False)]
+            return tuple(masks)
         code = {}
         for k, a in board:
             for c in self.cells[k][a]:
@@ -99,13 +118,15 @@ class Model:
     def row(self, cluster):
         """(moves, farthest board, states, minimal, counts) of a cluster reaching the goal:
         the farthest board the least in order; minimal by Fogleman's rule with the solution
-        that moves, each time, to the least board one nearer."""
+        that moves, each time, to the least board one nearer (in a catalogue of bars, by
+        the first move one nearer in his solver's order)."""
         depth = self.depths(cluster)
         most = max(depth.values())
         far = min((b for b in depth if depth[b] == most), key=self.order)
         moved, at, place = set(), far, {p: p for p in far}  # piece (as in far) -> now
         for d in range(most, 0, -1):
-            nxt = min((b for b in self.moves(at) if depth[b] == d - 1), key=self.order)
+            nearer = [b for b in self.moves(at) if depth[b] == d - 1]
+            nxt = nearer[0] if self.lanes else min(nearer, key=self.order)
             (gone,), (come,) = at - nxt, nxt - at
             piece = next(p for p, now in place.items() if now == gone)
             place[piece] = come
@@ -142,7 +163,7 @@ def kernel_rows(puzzle, tmp_path, jobs=2):
     for j, part in enumerate(parts):
         search_part(puzzle, j, jobs, part)
     merge(puzzle, parts, tmp_path / "catalogue.csv", tmp_path / "summary.csv")
-    return pandas.read_csv(tmp_path / "catalogue.csv", keep_default_na=False)
+    return pandas.read_csv(tmp_path / "catalogue.csv", keep_default_na=False, dtype={"counts": str})
 
 
 def model_rows(puzzle, model, boards):
@@ -182,30 +203,79 @@ def test_every_cluster_of_a_tiny_box_is_the_plain_models(name, goal, pieces, met
     assert list(table.moves) == sorted(table.moves, reverse=True)  # the hardest first
 
 
-def test_a_slice_of_the_5x5_rush_hour_box_clusters_as_the_plain_model():
+def test_rows_of_the_5x5_rush_hour_box_are_the_plain_models(tmp_path):
+    """The lanes' layouts searched by two jobs: the hardest rows and a sample of the others
+    each the plain model's row of its board's cluster."""
     puzzle = puzzles.get("rush5")
-    kernels, tables = puzzle.compiled, puzzle.tables()
-    walk = kernels.new_walk(tables, 0)
-    keys = np.empty((400, tables.empty.size), np.uint64)
-    walls = np.empty(400, np.uint64)
-    n = kernels.boards(tables, walk, 30_000, 30_400, keys, walls)
-    info, far, spans, counts, _, _ = kernels.clusters(
-        tables, keys, walls, n, kernels.new_search(tables), kernels.new_search(tables))
+    table = kernel_rows(puzzle, tmp_path)
     model = Model(puzzle)
-    least = {}
-    for c in range(n):
-        board = frozenset(puzzle.pieces(puzzle.board_of_key(keys[c], walls[c]))[0])
-        cluster = model.cluster(board)
-        goals = [b for b in cluster if model.solved(b)]
-        if min(goals, key=model.order) == board:  # the least board of its cluster
-            least[c] = model.row(cluster)
-    assert sorted(least) == info[:, 0].tolist()
-    for (c, states, most, minimal), key, span in zip(info, far, zip(spans, spans[1:])):
-        m, board, size, is_minimal, by_depth = least[c]
-        assert (most, states, bool(minimal)) == (m, size, is_minimal)
-        assert puzzle.format(puzzle.board_of_key(key, 0)) == puzzle.format(
-            puzzle.board(sorted(board, key=lambda p: p[1]), []))
-        assert counts[span[0]:span[1]].tolist() == by_depth
+    sample = pandas.concat([table.head(40), table.sample(160, random_state=5)])
+    for row in sample.itertuples():
+        board = frozenset(puzzle.pieces(puzzle.parse(row.board))[0])
+        most, far, states, minimal, counts = model.row(model.cluster(board))
+        assert (row.moves, row.states, bool(row.minimal), str(row.counts)) == \
+            (most, states, minimal, " ".join(map(str, counts)))
+        assert row.board == puzzle.format(puzzle.board(sorted(far, key=lambda p: p[1]), []))
+
+
+def fogleman_space(model, board):
+    """Whether a board is in Fogleman's space: no other piece in the goal piece's row, no
+    row full of horizontal pieces, no column full of vertical ones."""
+    width, height = model.cat.width, model.cat.drawing.height
+    goal_row = model.cat.goal_anchor(0) // width
+    lines = {}
+    for k, a in board:
+        row, col = divmod(a, width)
+        line = ("row", row) if model.across(k) else ("column", col)
+        lines.setdefault(line, []).append(k)
+    return not (len(lines.get(("row", goal_row), [])) > 1 or any(
+        sum(len(model.cat.classes[k].shape) for k in ks) ==
+        (width if kind == "row" else height) for (kind, _), ks in lines.items()))
+
+
+def test_fogleman_space_is_the_plain_models_boards_without_his_exclusions(tmp_path):
+    puzzle = build("rush4f", {**RUSH, "goal": ".... .... ..XX ....",
+                              "catalogue": {**RUSH["catalogue"], "space": "fogleman"}})
+    model = Model(puzzle)
+    expected = model_rows(puzzle, model, (b for b in model.every_board()
+                                          if fogleman_space(model, b)))
+    table = kernel_rows(puzzle, tmp_path)
+    assert sorted(zip(table.moves, table.board, table.states, table.minimal.astype(bool),
+                      table.counts.astype(str))) == sorted(expected)
+    (tmp_path / "every").mkdir()
+    every = kernel_rows(puzzles.get("rush4"), tmp_path / "every")
+    assert 0 < len(table) < len(every) and set(table.board) < set(every.board)
+
+
+def plain_table(puzzle, parts):
+    """catalogue.csv as Python's csv module writes the parts' rows (the formatter's
+    reference): by moves, the most first, then by key; each board drawn by the puzzle."""
+    read = [dict(np.load(p)) for p in parts]
+    rows_ = [(int(m), puzzle.format(puzzle.board_of_key(f, w)), int(s),
+              "true" if mi else "false", " ".join(map(str, c.tolist())), tuple(f.tolist()))
+             for p in read for m, f, w, s, mi, c in zip(
+                 p["moves"], p["far"], p["walls"], p["states"], p["minimal"],
+                 np.split(p["counts"], p["spans"][1:-1]))]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("moves", "board", "states", "minimal", "counts"))
+    writer.writerows(r[:5] for r in sorted(rows_, key=lambda r: (-r[0], r[5])))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name, goal, pieces, walls", [
+    ("rush4", None, None, 0),
+    ("blocks-3x3", "... .XX ...", ["2x1", "1x2", "1x1"], 0),
+    ("walled-3x3", "#.. .XX ...", ["1x2", "1x1"], 1),
+])
+def test_the_compiled_table_is_what_the_csv_module_writes(name, goal, pieces, walls,
+                                                          tmp_path):
+    puzzle = puzzles.get("rush4") if name == "rush4" else build(name, {
+        "family": "blocks", "goal": goal, "metric": "step", "axis": "free",
+        "catalogue": {"pieces": pieces, "walls": walls}})
+    kernel_rows(puzzle, tmp_path)
+    parts = [tmp_path / f"part{j}.npz" for j in range(2)]
+    assert (tmp_path / "catalogue.csv").read_text() == plain_table(puzzle, parts)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -14,49 +14,66 @@ from puzzledb.errors import StorageError
 from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
+CHUNK = 1 << 20  # rows of catalogue.csv formatted at a time
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
+# what a job's search finds, lists of arrays: each cluster's states, moves and minimal
+# (info), farthest board's key (far) and walls, its distance counts (counts, flat) and how
+# many there are (lengths)
+FOUND = ("info", "far", "walls", "counts", "lengths")
 
 
 def search_part(puzzle, job, jobs, path, log=None):
-    """Job `job` (0-based) of `jobs`: the clusters whose least board is in its blocks,
-    written to path (npz, whole or not at all)."""
+    """Job `job` (0-based) of `jobs`: its clusters, written to path (npz, whole or not at
+    all).  A catalogue of bars (Rush Hour's) by its lanes' layouts (puzzles/blocks/
+    lane_search.py), any other by blocks of candidate boards."""
+    if puzzle.lanes is not None:
+        from puzzledb.puzzles.blocks import lane_search  # compiled kernels: a job's import
+
+        found, candidates = lane_search.search(puzzle, job, jobs, log)
+    else:
+        found, candidates = _block_search(puzzle, job, jobs, log)
+    _write_part(path, puzzle.tables(), found, candidates)
+
+
+def _block_search(puzzle, job, jobs, log):
+    """The clusters whose least board is in the job's blocks of candidates (j, j + J...)."""
     kernels, tables = puzzle.compiled, puzzle.tables()
     walk = kernels.new_walk(tables, puzzle.catalogue.walls)
     search, more = kernels.new_search(tables), kernels.new_search(tables)
     keys = np.empty((BLOCK, tables.empty.size), np.uint64)
     walls = np.empty(BLOCK, np.uint64)
-    found = {name: [] for name in ("info", "far", "walls", "counts")}
+    found = {name: [] for name in FOUND}
     block = candidates = 0
     while True:
         lo = (block * jobs + job) * BLOCK
         count = kernels.boards(tables, walk, lo, lo + BLOCK, keys, walls)
         if count == 0:
-            break
+            return found, candidates
         candidates += count
         info, far, spans, counts, search, more = kernels.clusters(tables, keys, walls, count,
                                                                   search, more)
         found["info"].append(info[:, 1:])
         found["far"].append(far)
         found["walls"].append(walls[info[:, 0]])
-        found["counts"].append(np.split(counts, spans[1:-1]) if len(info) else [])
+        found["counts"].append(counts[:spans[-1]])
+        found["lengths"].append(np.diff(spans))
         block += 1
         if log:
             log(f"{puzzle.name}: job {job + 1} of {jobs}: {candidates:,} candidates, "
                 f"{sum(len(i) for i in found['info']):,} clusters")
-    _write_part(path, tables, found, candidates)
 
 
 def _write_part(path, tables, found, candidates):
     words = tables.empty.size
     info = np.concatenate(found["info"] or [np.empty((0, 3), np.int64)])
-    counts = [c for block in found["counts"] for c in block]
-    spans = np.cumsum([0] + [len(c) for c in counts])
+    lengths = np.concatenate(found["lengths"] or [np.empty(0, np.int64)])
+    spans = np.concatenate(([0], np.cumsum(lengths)))
     with atomic_file(path) as tmp, open(tmp, "wb") as f:
         np.savez(f, states=info[:, 0], moves=info[:, 1], minimal=info[:, 2].astype(bool),
                  far=np.concatenate(found["far"] or [np.empty((0, words), np.uint64)]),
                  walls=np.concatenate(found["walls"] or [np.empty(0, np.uint64)]),
-                 spans=spans, counts=np.concatenate(counts or [np.empty(0, np.int64)]),
+                 spans=spans, counts=np.concatenate(found["counts"] or [np.empty(0, np.int64)]),
                  candidates=np.int64(candidates))
 
 
@@ -82,22 +99,35 @@ def merge(puzzle, parts, table_path, summary_path):
     moves = np.concatenate([p["moves"] for p in read])
     states = np.concatenate([p["states"] for p in read])
     minimal = np.concatenate([p["minimal"] for p in read])
-    counts = [c for p in read for c in np.split(p["counts"], p["spans"][1:-1])]
+    counts = np.concatenate([p["counts"] for p in read])
+    lengths = np.concatenate([np.diff(p["spans"]) for p in read])
+    spans = np.concatenate(([0], np.cumsum(lengths)))
     order = np.lexsort(tuple(far[:, w] for w in range(far.shape[1] - 1, -1, -1)) + (-moves,))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for i in order.tolist():
-        writer.writerow((int(moves[i]), puzzle.format(puzzle.board_of_key(far[i], walls[i])),
-                         int(states[i]), "true" if minimal[i] else "false",
-                         " ".join(str(int(c)) for c in counts[i])))
-    write_text(table_path, out.getvalue())
+    _write_table(puzzle, table_path, order, moves, states, minimal, spans, counts, far, walls)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SUMMARY)
-    for m in sorted(set(moves.tolist()), reverse=True):
+    for m in np.unique(moves)[::-1].tolist():
         writer.writerow((m, int((moves == m).sum()), int(((moves == m) & minimal).sum())))
     write_text(summary_path, out.getvalue())
+
+
+def _write_table(puzzle, path, order, *columns):
+    """catalogue.csv: its header, then the rows of the clusters in order (CHUNK at a time,
+    by the compiled formatter of puzzles/blocks/table_kernels.py)."""
+    from puzzledb.puzzles.blocks import table_kernels  # compiled: a merge's import
+
+    tables = puzzle.tables()
+    letters = np.frombuffer("".join(puzzle.letters()).encode(), np.uint8)
+    goal_letters = np.frombuffer("".join(c.label for c in puzzle.catalogue.classes
+                                         if c.goal).encode(), np.uint8)
+    moves, states, minimal, spans, counts, far, walls = columns
+    with atomic_file(path) as tmp, open(tmp, "wb") as f:
+        f.write((",".join(COLUMNS) + "\n").encode())
+        for lo in range(0, len(order), CHUNK):
+            f.write(table_kernels.csv_rows(tables, order[lo:lo + CHUNK], moves, states,
+                                           minimal, spans, counts, far, walls, letters,
+                                           goal_letters).tobytes())
 
 
 def rows(path, moves=None, min_moves=None, limit=None, minimal_only=False):

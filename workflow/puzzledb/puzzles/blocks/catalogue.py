@@ -30,11 +30,15 @@ from puzzledb.puzzles.blocks.drawing import (
     lane_of,
     shape_label,
 )
+from puzzledb.puzzles.blocks.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
 PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
+JOBS = "config catalogue_jobs: {name: J}; rule catalogue merges their parts into catalogue.csv"
+SPACE_WORDS = {"every": "", "fogleman": ", in Fogleman's space"}  # for the description
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes
 # (the first `goals` classes) and where they stand; for every class and anchor the cells it
@@ -240,20 +244,34 @@ class CataloguePuzzle(Puzzle, Catalogued):
     drawn = True
 
     def __init__(self, name, goal, catalogue, metric="step", axis="free", description=""):
-        if not isinstance(catalogue, dict) or set(catalogue) - {"pieces", "walls"}:
-            raise DefinitionError("catalogue", "{pieces: [shapes], walls: N}")
+        if not isinstance(catalogue, dict) or set(catalogue) - {"pieces", "walls", "space"}:
+            raise DefinitionError("catalogue", "{pieces: [shapes], walls: N, space: every "
+                                  "or fogleman}")
         self.name = name
         self.catalogue = Catalogue(name, goal, catalogue.get("pieces"),
                                    catalogue.get("walls", 0), metric, axis)
         self.spec = {"pieces": [str(p) for p in catalogue["pieces"]],
                      "walls": catalogue.get("walls", 0)}
+        space = catalogue.get("space", "every")
+        if space not in SPACES:
+            raise DefinitionError("catalogue", f"space: {space!r}: {' or '.join(SPACES)}")
+        self.lanes = None  # the bars' lanes (lanes.py), when every piece is a bar
+        if is_lane_catalogue(self.catalogue):
+            self.lanes = Lanes(self.catalogue, space)
+            self.lanes.check()
+        elif space != "every":
+            raise DefinitionError("catalogue", f"space: {space!r} is for bars moving along "
+                                  f"their length (Rush Hour's cars and trucks)")
+        if space != "every":
+            self.spec["space"] = space
         self.goal_text, self.metric, self.axis = goal, metric, axis
         cat = self.catalogue
         self.cells, self.width = cat.cells, cat.width
         self.description = description or (
             f"catalogue of sliding blocks, {cat.width}x{cat.drawing.height} box, pieces "
             f"{', '.join(self.spec['pieces'])} around {' '.join(c.label for c in cat.classes if c.goal)}"
-            f"{f', up to {cat.walls} walls' if cat.walls else ''}, {metric} moves")
+            f"{f', up to {cat.walls} walls' if cat.walls else ''}, {metric} moves"
+            f"{SPACE_WORDS[space]}")
 
     def definition(self):
         return {"family": "blocks", "goal": " ".join(str(self.goal_text).split()),
@@ -288,15 +306,17 @@ class CataloguePuzzle(Puzzle, Catalogued):
         classes = ", ".join(f"{c.label} ({'goal, ' if c.goal else ''}"
                             f"{len(c.anchors)} places)" for c in cat.classes)
         seen = 8 * (cat.words + 1) + 8 + 8
-        return [("classes", classes),
-                ("keys", f"{cat.words} word{'s' * (cat.words > 1)} a board ({cat.bits} "
-                         f"bits a cell)"),
+        lines = [("classes", classes),
+                 ("keys", f"{cat.words} word{'s' * (cat.words > 1)} a board ({cat.bits} "
+                          f"bits a cell)")]
+        if self.lanes is not None:
+            return lines + self.lanes.info_lines()
+        return lines + [
                 ("job memory", f"{self.board_bytes()} bytes a board and 4 a move of the "
                                f"largest cluster a job searches (twice that while its arrays "
                                f"grow), and at most {SEEN_BOUND * seen / 2**20:,.0f} MiB of "
                                f"candidates met"),
-                ("jobs", "config catalogue_jobs: {name: J}; rule catalogue merges their "
-                         "parts into catalogue.csv")]
+                ("jobs", JOBS)]
 
     # -- boards ----------------------------------------------------------------------------
     def parse(self, text):
@@ -364,9 +384,7 @@ class CataloguePuzzle(Puzzle, Catalogued):
         """The drawing: the goal pieces with their letters, the others lettered A, B, ... in
         reading order (skipping the goal's letters), walls '#'."""
         cat = self.catalogue
-        goals = {c.label for c in cat.classes if c.goal}
-        letters = iter(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz"
-                       "0123456789" if ch not in goals)
+        letters = iter(self.letters())
         names = {}
         symbols = []
         for code in np.asarray(board).tolist():
@@ -381,6 +399,11 @@ class CataloguePuzzle(Puzzle, Catalogued):
                 symbols.append(names[code])
         width = cat.width
         return " ".join("".join(symbols[i:i + width]) for i in range(0, len(symbols), width))
+
+    def letters(self):
+        """The letters of the pieces other than the goal's, in reading order."""
+        goals = {c.label for c in self.catalogue.classes if c.goal}
+        return [ch for ch in LETTERS if ch not in goals]
 
     def picture(self, board):
         board = np.asarray(board).tolist()

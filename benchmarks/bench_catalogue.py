@@ -12,7 +12,7 @@ processes side by side (each report.catalogue.search_part, then the merge): the 
 of each, the clusters reaching the goal and the minimal puzzles per number of moves.  Exit
 status 1 if the clusters reaching the goal or the minimal puzzles differ from his.
 
-share: one job of `--jobs` (`--job`), in this process after a first job has compiled the
+share: one job of `--jobs` (`--job`), in this process after the 4x4 box has loaded the
 kernels: what it finds and its CPU seconds, so that the whole box is planned from it.
 
 whole: the whole catalogue by `--jobs` job processes side by side, then the merge (a process
@@ -161,7 +161,7 @@ def share(args):
     load = Path("/proc/loadavg").read_text().split()[0]
     path = Path(args.scratch) / f"{args.name}-{args.job}of{args.jobs}.npz"
     started = time.process_time()
-    search_part(puzzle, 0, args.jobs, path)  # the kernels compiled and loaded first
+    search_part(puzzles.get("rush4"), 0, 1, path)  # the kernels compiled and loaded first
     warm = time.process_time()
     search_part(puzzle, args.job, args.jobs, path)
     seconds = time.process_time() - warm
@@ -170,8 +170,8 @@ def share(args):
     print(f"{args.name}, job {args.job} of {args.jobs}: {len(states):,} clusters reaching the "
           f"goal, {int(minimal.sum()):,} minimal, {int(states.sum()):,} boards searched: "
           f"{seconds:,.1f} CPU s ({seconds / max(1, states.sum()) * 1e9:.0f} ns a board; the "
-          f"whole box about {seconds * args.jobs:,.0f} CPU s); load {load}; the first job, "
-          f"compiling, {warm - started:,.1f} CPU s")
+          f"whole box about {seconds * args.jobs:,.0f} CPU s); load {load}; the kernels loaded "
+          f"(or compiled) first by the 4x4 box, {warm - started:,.1f} CPU s")
     return 0
 
 

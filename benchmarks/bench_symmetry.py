@@ -2,6 +2,7 @@
 
     python benchmarks/bench_symmetry.py cube --twsearch DIR --depth 9    # twsearch's symm 3x3x3
     python benchmarks/bench_symmetry.py fifteen --depth 30                # symmetry: none beside
+    python benchmarks/bench_symmetry.py kernel --puzzle fifteen           # ns a state's neighbours
 
 `cube`: twsearch's samples/symm/3x3x3.tws (half-turn metric), `twsearch -t 2 -M 19000 -F -g`
 (its search up to rotations and inversion, sorted arrays of classes) stopped once it prints
@@ -9,9 +10,11 @@ the depth asked for, against the whole workflow (`snakemake --cores 2`: the fron
 up to the 48 symmetries and inversion puzzledb finds, summary, deepest positions, plot,
 report) with that depth_limit; both tables of positions and of classes, the published table,
 the classes/positions ratio at the deepest depth.  `fifteen`: the workflow to depth_limit
-with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  Each run is timed
+with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  `kernel`: the CPU
+nanoseconds of one state's neighbours, plain and canonical (its class puzzle's), over
+300,000 random canonical states of a puzzle whose keys are one word.  Each run is timed
 whole (wall and CPU seconds, peak RSS of the process and its children); the load average
-before it is shown: the machine may be shared.  The kernels are warm (a build to depth 2
+before it is shown: the machine may be shared.  The kernels are warm (the workflow to depth 2
 first fills the cache).  Wrap it in `flock /work/locks/memory` on a shared machine: twsearch
 takes about 9 GB.
 """
@@ -49,17 +52,6 @@ def workflow(scratch, config_lines, name, path=None, cache=None):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def warm_up(scratch, name, path, cache):
-    """A build to depth 2, untimed: the kernels compiled into the cache."""
-    config = peer.define(scratch, name, path) if path else None
-    command = [sys.executable, "-m", "puzzledb.cli"] + (["--config", str(config)] if config
-                                                        else [])
-    peer.measured(command + ["--results", str(scratch / "warm"), "build", name,
-                             "--depth-limit", "2", "--memory-mb", "1000"],
-                  env=peer.puzzledb_env(cache))
-    shutil.rmtree(scratch / "warm", ignore_errors=True)
-
-
 def describe(run, load):
     return (f"{run.seconds:.1f} s wall, {run.cpu:.1f} s CPU, peak {run.peak_mib:,.0f} MiB, "
             f"load {load:.1f}" + (f", {run.ended()}" if run.ended() else ""))
@@ -72,20 +64,24 @@ def cube(args, scratch):
     depth = args.depth
     command = peer.twsearch_command(program, path, 2, memory_mb=19000, flags=("-F",))
     cache = scratch / "kernels"
-    warm_up(scratch, "cube", path, cache)
-    config = f"memory_mb: 19000\nthreads: 2\ndepth_limit: {{cube: {depth}}}\n"
+
+    def config(limit):
+        return f"memory_mb: 19000\nthreads: 2\ndepth_limit: {{cube: {limit}}}\n"
+
+    # untimed, the workflow to depth 2: the kernels its jobs use compiled into the cache (a
+    # `puzzledb build` compiles fewer: a step job compiled for minutes after one)
+    workflow(scratch, config(2), "cube", path, cache)
     runs = []
     for _ in range(args.repeat):
         load = os.getloadavg()[0]
         theirs = peer.measured(command, stop=lambda line: line.startswith(f"Dist {depth} "))
         print(f"twsearch: {' '.join(command)}: {describe(theirs, load)}", flush=True)
         load2 = os.getloadavg()[0]
-        ours, rows = workflow(scratch, config, "cube", path, cache)
+        ours, rows = workflow(scratch, config(depth), "cube", path, cache)
         print(f"workflow: depth_limit {depth}: {describe(ours, load2)}", flush=True)
         runs.append((theirs, ours, rows, load, load2))
     theirs, ours, rows, _, _ = runs[-1]
-    positions = peer.twsearch_counts(theirs.stdout)
-    classes = peer.twsearch_classes(theirs.stdout)
+    positions, classes = peer.twsearch_symmetric(theirs.stdout)
     print(f"\n{'depth':>5} {'published':>15} {'twsearch':>15} {'tw classes':>12} "
           f"{'puzzledb':>15} {'classes':>12}")
     for d in range(depth + 1):
@@ -109,8 +105,9 @@ def cube(args, scratch):
 def fifteen(args, scratch):
     depth = args.depth
     cache = scratch / "kernels"
-    warm_up(scratch, "fifteen", None, cache)
     base = f"memory_mb: 8000\nthreads: 2\ndepth_limit: {{fifteen: {depth}}}\n"
+    for extra in ("", "symmetry: {fifteen: none}\n"):  # untimed: the kernels compiled
+        workflow(scratch, base.replace(f": {depth}}}", ": 2}") + extra, "fifteen", cache=cache)
     runs = {"symmetry": [], "none": []}
     for _ in range(args.repeat):
         for key, extra in (("symmetry", ""), ("none", "symmetry: {fifteen: none}\n")):
@@ -126,9 +123,42 @@ def fifteen(args, scratch):
               f"{ours.cpu / theirs.cpu:.2f} CPU")
 
 
+def kernel(args, scratch):
+    """CPU ns a state of the neighbours kernel, the puzzle's and its class puzzle's."""
+    import time
+
+    import numpy as np
+    from numba import njit
+
+    from puzzledb import puzzles
+    from puzzledb.compiled import neighbours
+    from puzzledb.puzzles.symmetric import Classes
+
+    @njit
+    def expand(keys, out, work, t):
+        total = 0
+        for i in range(keys.size):
+            total += neighbours(np.int64(keys[i]), 0, out, work, t)
+        return total
+
+    puzzle = puzzles.get(args.puzzle)
+    classes = Classes(puzzle, puzzle.symmetry_group())
+    ranks = np.random.default_rng(2).integers(0, puzzle.size, 300_000).astype(np.uint64)
+    canonical = np.sort(classes.canonical(ranks)[0])
+    for name, p in (("plain", puzzle), ("canonical", classes)):
+        out, work = np.empty(p.max_moves, np.int64), np.empty(p.work_size, np.int64)
+        expand(canonical[:10], out, work, p.tables())  # compiled first
+        began = time.process_time()
+        expand(canonical, out, work, p.tables())
+        seconds = time.process_time() - began
+        print(f"{args.puzzle} {name:9s} neighbours: {seconds / canonical.size * 1e9:,.0f} ns "
+              f"of CPU a state (load {os.getloadavg()[0]:.1f})")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("race", choices=["cube", "fifteen"])
+    parser.add_argument("race", choices=["cube", "fifteen", "kernel"])
+    parser.add_argument("--puzzle", default="fifteen", help="kernel: the puzzle")
     peer.add_arguments(parser)
     parser.add_argument("--depth", type=int, default=None,
                         help="depth limit (default: 9 for cube, 30 for fifteen)")
@@ -140,7 +170,7 @@ def main(argv=None):
         args.depth = 9 if args.race == "cube" else 30
     print(f"puzzledb from {peer.puzzledb_env()['PYTHONPATH']}; {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.scratch) as tmp:
-        (cube if args.race == "cube" else fifteen)(args, Path(tmp))
+        {"cube": cube, "fifteen": fifteen, "kernel": kernel}[args.race](args, Path(tmp))
 
 
 if __name__ == "__main__":

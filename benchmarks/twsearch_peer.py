@@ -240,11 +240,12 @@ def layer_classes(log):
     return [table[d] for d in sorted(table)]
 
 
-def twsearch_classes(text):
-    """The per-depth classes of `twsearch -F -g` ("Dist 7 cnt ... scnt 1053077 ...")."""
-    table = {int(d): int(c) for d, c in re.findall(
-        r"^\s*Dist\s+(\d+)\s+cnt\s+\d+\s+tot\s+\d+\s+scnt\s+(\d+)", text, re.M)}
-    return [table[d] for d in sorted(table)]
+def twsearch_symmetric(text):
+    """(positions, classes) by depth of `twsearch -F -g`, whose lines count the classes it
+    stores in cnt and the positions in scnt ("Dist 1 cnt 2 tot 3 scnt 18 stot 19 in ...")."""
+    rows = {int(d): (int(s), int(c)) for d, c, s in re.findall(
+        r"^\s*Dist\s+(\d+)\s+cnt\s+(\d+)\s+tot\s+\d+\s+scnt\s+(\d+)", text, re.M)}
+    return ([rows[d][0] for d in sorted(rows)], [rows[d][1] for d in sorted(rows)])
 
 
 def compare(ours, theirs):

@@ -122,6 +122,9 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "symmetry": {"eleven": "none"}},
      "symmetry.eleven: 'eleven' is not in puzzles"),
     ({"puzzles": ["eight"], "symmetry": {"eight": "all"}}, "symmetry.eight: 'all' is not one of"),
+    ({"puzzles": ["eight"], "shards": {"eight": 2},
+      "problem_sets": [{"puzzle": "eight", "queries": "blank-at-goal", "k": 9}]},
+     "eight's keep one a class (symmetry: {eight: none} keeps them all)"),
     # a choice the puzzle cannot serve names the key that asked for it
     ({"puzzles": ["twentyfour"]}, "config: puzzles: twentyfour: 7,755,605,021,665,492,992,000,000"
                                   " ranks, too many to rank in 64 bits"),
@@ -185,6 +188,7 @@ def test_map_keys_set_on_the_command_line_are_typed_by_the_schema(tmp_path):
     # the dry run passes the config check (it exits 1 naming the key otherwise)
     run_snakemake(tmp_path, {"puzzles": ["eight"]}, "pdbs", "all", "-n", "--config",
                   "depth_limit={eight: 20}", "shards={eight: 4}", "pdbs={fifteen: [6-6-3]}",
+                  "symmetry={eight: none}",
                   "problem_sets=[{puzzle: eight, queries: blank-at-goal, k: 20, "
                   "per_distance: 3, min_distance: 21, seed: 1}]")
     # a definition's parameters too, by its family's part of the schema

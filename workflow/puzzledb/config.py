@@ -101,6 +101,10 @@ def _check_problem_sets(config, plans, source):
         if not store.layers:
             raise ConfigError(f"{where}: matching reads the goal layers, and {puzzle.name} "
                               f"keeps {store.name} only (store: {store.name})")
+        if plans[puzzle.name].symmetric:
+            raise ConfigError(f"{where}: matching reads every position of the goal layers, "
+                              f"and {puzzle.name}'s keep one a class (symmetry: "
+                              f"{{{puzzle.name}: none}} keeps them all)")
 
 
 def pattern_partitions(pdbs, source="config"):

@@ -10,11 +10,35 @@ A family with symmetries gives them as a group object (Capabilities.symmetry_gro
 `order` (positions a class holds at most), `describe()` (for `puzzledb info`), `as_data()`
 (what fixes the canonical keys: it goes into the definition hash), `kernels` (the module
 registering its neighbours kernel), `max_moves` and `work_size` of that kernel, and
-`tables()`, `canonical(keys)` (the canonical key of each key's class and its stabiliser's
-size) and `class_sizes(keys)`, the last two compiled."""
+and, from SymmetryGroup, `tables()`, `canonical(keys)` (the canonical key of each key's
+class and its stabiliser's size) and `class_sizes(keys)`, the last two compiled."""
+
+from importlib import import_module
+
+import numpy as np
 
 from puzzledb import keys
 from puzzledb.puzzles.base import Puzzle
+
+
+class SymmetryGroup:
+    """What the families' groups share: the compiled canonical keys and class sizes of
+    their kernels module (`kernels`, registering canonical_keys and class_sizes) on their
+    tables (`_tables`, made once)."""
+
+    def tables(self):
+        return self._tables
+
+    def canonical(self, keys):
+        out = np.empty_like(keys)
+        stabilisers = np.empty(len(keys), dtype=np.int64)
+        import_module(self.kernels).canonical_keys(keys, self.tables(), out, stabilisers)
+        return out, stabilisers
+
+    def class_sizes(self, keys):
+        out = np.empty(len(keys), dtype=np.int64)
+        import_module(self.kernels).class_sizes(keys, self.tables(), out)
+        return out
 
 
 class Classes(Puzzle):

@@ -19,11 +19,12 @@ from puzzledb.puzzles.permutation.group import move_points
 from puzzledb.puzzles.permutation.layout import metric_moves
 from puzzledb.puzzles.permutation.slots import SlotCoding
 from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables
+from puzzledb.puzzles.symmetric import SymmetryGroup
 
 KINDS = ("rotation", "mirror", "other")  # turns to turns, to inverse turns, or neither
 
 
-class PermutationSymmetry:
+class PermutationSymmetry(SymmetryGroup):
     """The group of one PermutationPuzzle: `maps` (point maps, the identity first),
     `inversion`, `order` (positions a class holds at most), `reason` (why there is no
     symmetry, or None)."""
@@ -160,20 +161,6 @@ class PermutationSymmetry:
     def _tables(self):
         import_module(self.kernels)  # registered before the tables reach numba
         return symmetric_tables(self.puzzle, self)
-
-    def tables(self):
-        return self._tables
-
-    def canonical(self, keys):
-        out = np.empty_like(keys)
-        stabilisers = np.empty(len(keys), dtype=np.int64)
-        import_module(self.kernels).canonical_keys(keys, self.tables(), out, stabilisers)
-        return out, stabilisers
-
-    def class_sizes(self, keys):
-        out = np.empty(len(keys), dtype=np.int64)
-        import_module(self.kernels).class_sizes(keys, self.tables(), out)
-        return out
 
     @cached_property
     def slot_maps(self):

@@ -15,6 +15,7 @@ import numpy as np
 from puzzledb.puzzles.geometry import cell_maps
 from puzzledb.puzzles.sliding.metrics import SingleTile
 from puzzledb.puzzles.sliding.rankings import MultisetTables, PermutationTables
+from puzzledb.puzzles.symmetric import SymmetryGroup
 
 # the base tables' fields, and the symmetries' (one flat namedtuple: numba's parallel loops
 # take no nested one): cell maps, their inverses and renamings (one row each), how many,
@@ -41,7 +42,7 @@ def renamed_maps(puzzle):
     return out
 
 
-class SlidingSymmetry:
+class SlidingSymmetry(SymmetryGroup):
     """The group of one SlidingPuzzle: what puzzles.symmetric.Classes asks of it."""
 
     kernels = "puzzledb.puzzles.sliding.symmetry_kernels"
@@ -88,17 +89,3 @@ class SlidingSymmetry:
             *base, cells, np.argsort(cells, axis=1),
             np.array([r for _, r in self.maps], dtype=np.int64),
             np.int64(len(self.maps)), np.int64(self.puzzle.work_size))
-
-    def tables(self):
-        return self._tables
-
-    def canonical(self, keys):
-        out = np.empty_like(keys)
-        stabilisers = np.empty(len(keys), dtype=np.int64)
-        import_module(self.kernels).canonical_keys(keys, self.tables(), out, stabilisers)
-        return out, stabilisers
-
-    def class_sizes(self, keys):
-        out = np.empty(len(keys), dtype=np.int64)
-        import_module(self.kernels).class_sizes(keys, self.tables(), out)
-        return out

@@ -205,9 +205,17 @@ def rank(d, cls, ori):
     else:
         value = _class_rank(cls, n, counts, weights, base, classes)
         if code == WILD:
-            for i in range(n):
-                if not wild[base + cls[i]]:
-                    value = value * k + ori[i]
+            value = wild_twists(value, n, k, base, wild, cls, ori)
+    return value
+
+
+@jit(inline="always")
+def wild_twists(value, n, k, base, wild, cls, ori):
+    """value followed by the twists (digits of k) of the slots whose piece's class is not
+    wild ('?'), slot by slot: a WILD component's value after its classes' rank."""
+    for i in range(n):
+        if not wild[base + cls[i]]:
+            value = value * k + ori[i]
     return value
 
 

@@ -18,6 +18,7 @@ from puzzledb.puzzles.permutation.component_kernels import (
     WILD,
     _class_rank,
     unrank,
+    wild_twists,
 )
 from puzzledb.puzzles.permutation.symmetry_tables import (
     AT,
@@ -109,9 +110,7 @@ def _rank_identical(code, n, k, base, classes, counts, weights, wild, lex, multi
     else:
         value = _class_rank(cls, n, counts, weights, base, classes)
     if code == WILD:
-        for i in range(n):
-            if not wild[base + cls[i]]:
-                value = value * k + ori[i]
+        value = wild_twists(value, n, k, base, wild, cls, ori)
     return value
 
 

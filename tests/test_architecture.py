@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from puzzledb import puzzles
@@ -103,3 +104,17 @@ def test_the_kernel_cache_is_made_when_the_first_kernel_is_not_when_compiled_is_
                             text=True, check=True,
                             env={**os.environ, "PUZZLEDB_CACHE_DIR": str(cache)})
     assert result.stdout.split() == ["False", "True"]
+
+
+def test_running_a_kernel_imports_no_scipy_linalg():
+    """numba's array implementations ask scipy.linalg whether BLAS is there (0.15 s of every
+    command's start-up); puzzledb loads them told it is not (compiled.jit)."""
+    pytest.importorskip("scipy.linalg")
+    script = ("import sys\n"
+              "import numpy as np\n"
+              "from puzzledb.expansion import words\n"
+              "assert words.units_active(np.ones(1, np.uint8), 0, 1)\n"
+              "print(sorted(m for m in sys.modules if m.startswith('scipy.linalg')))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.split() == ["[]"]

@@ -189,3 +189,47 @@ def test_no_kernel_is_loaded_or_compiled_inside_a_frontier_step(tmp_path):
     run = subprocess.run([sys.executable, "-c", FRONTIER, str(config_file(tmp_path)),
                           json.dumps(jobs)], capture_output=True, text=True, check=True)
     assert json.loads(run.stdout) == {"toy": [], "eight": []}
+
+
+# A merge job in a fresh process, as the workflow runs it: every kernel taken on once it
+# opens its work files (after loading what it declares), recorded.
+MERGE = RECORDING + r"""
+from puzzledb.bfs.frontier import merge
+from puzzledb.bfs.frontier.search import Frontier
+
+
+def opened(expanded, _open=merge.open_pieces):  # what a merge job does once loaded
+    searching[0] = True
+    return _open(expanded)
+
+
+merge.open_pieces = opened
+layers, work, depth, parts, expanded, out = json.loads(sys.argv[2])
+frontier = Frontier(puzzles.get("eight"), layers, work, 4, 10**9)
+frontier.merge(depth, 0, parts, expanded, out)
+print(json.dumps(inside))
+"""
+
+
+def test_no_kernel_is_loaded_or_compiled_inside_a_merge_job(tmp_path):
+    """A merge job loads what it calls before it merges, as a step job does: the eight's
+    first depth too wide for its step's budget, expanded here, merged in a fresh process."""
+    from puzzledb import puzzles
+    from puzzledb.bfs.frontier.search import Frontier
+    from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW
+
+    layers, work = tmp_path / "layers", tmp_path / "work"
+    frontier = Frontier(puzzles.get("eight"), layers, work, 4, 10**9)
+    frontier.budget = EXTRACT_BUFFER_BYTES + (MERGE_WINDOW + 1) * 64 * 1024
+    record = frontier.step(0, log=lambda line: None)
+    assert record.fans_out()
+    depth, parts = record.last + 1, record.parts
+    expanded = [str(frontier.plan.expand_dir(depth, p, parts)) for p in range(parts)]
+    for p in range(parts):
+        frontier.expand(depth, p, parts, expanded[p])
+    job = [str(layers), str(work), depth, parts, expanded,
+           str(frontier.plan.merge_dir(depth, 0, parts))]
+    run = subprocess.run([sys.executable, "-c", MERGE, str(config_file(tmp_path)),
+                          json.dumps(job)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == []

@@ -16,6 +16,7 @@ package's source: any change to any kernel gives freshly compiled code.
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import time
 from functools import cache
@@ -78,9 +79,27 @@ def cache_directory():
     return here
 
 
+@cache
+def _array_registry_without_blas():
+    """Import numba's array implementations (numba.np.arraymath) as its CPU target would
+    before the first kernel is loaded or compiled, but told that BLAS is missing: that
+    module asks by importing scipy.linalg where scipy is installed, 0.15 s of CPU in every
+    process that runs a kernel, for np.convolve and np.correlate (a plain loop without
+    it), which no kernel of ours calls.  np.dot and np.linalg ask again when compiled."""
+    blas = "scipy.linalg.cython_blas"
+    if blas in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules[blas] = None  # `import` of it raises ImportError, scipy left unimported
+    try:
+        import_module("numba.np.arraymath")
+    finally:
+        del sys.modules[blas]
+
+
 def jit(function=None, *, parallel=False, inline="never"):
     """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
     cache_directory()  # numba takes its cache directory when a function is decorated
+    _array_registry_without_blas()
     options = dict(cache=True, nogil=True, parallel=parallel, inline=inline)
     if function is None:
         return numba.njit(**options)

@@ -10,11 +10,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from threading import Lock
 
+from puzzledb.bfs.frontier import segment, workfiles
 from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import work_files
 from puzzledb.bfs.memory import MERGE_WINDOW
-from puzzledb.compiled import concurrent_parallel_kernels
+from puzzledb.compiled import concurrency_kernels, concurrent_parallel_kernels, prepare
 from puzzledb.store.files import write_text
 
 PART_ENTRY = "part.json"  # in a merge job's directory: its part's entry (LayerStore.write_part)
@@ -23,7 +24,15 @@ PART_ENTRY = "part.json"  # in a merge job's directory: its part's entry (LayerS
 def merge_job(plan, depth, part, parts, expanded, out, log=None):
     """Layer depth's segments of part `part` of `parts` (cut by the neighbours each
     segment receives), from the expanded pieces in the directories `expanded`: the layer's
-    part file (store.parts), and its entry (part.json) in directory `out`."""
+    part file (store.parts), and its entry (part.json) in directory `out`.  What it calls
+    (the work files' decoder, a segment's sort and set operations, the threading layer's
+    probe) is loaded, or compiled, first, as a step job's is."""
+    words = plan.puzzle.key_words
+    kernels, compiled = prepare(workfiles.kernels(words) + segment.kernels(words)
+                                + concurrency_kernels())
+    if log is not None:
+        log(f"{plan.puzzle.name}: depth {depth}, part {part} of {parts}: {kernels} kernels "
+            f"loaded first ({compiled} compiled)")
     pieces = open_pieces(expanded)
     received = plan.received(depth, pieces)
     segments = plan.balanced(received, part, parts)

@@ -382,12 +382,17 @@ class RowExpansion:
         self.directions = []  # 'forward' or 'backward', depth by depth (benchmarks, tests)
 
     def expand(self, state, level):
-        cur, unseen = cur_and_unseen(state.words, self.tables.size)
-        backward = unseen < BACKWARD * cur and not self.tables.forward
+        backward = not self.tables.forward and self._backward(state)
         self.directions.append("backward" if backward else "forward")
         kernel, arguments = self._step(state, backward)
         state.run(kernel, *arguments)
         return int(self.found.sum())
+
+    def _backward(self, state):
+        """Whether fewer states are left UNSEEN than BACKWARD times the CUR ones (a pass
+        over the whole array: only a puzzle that may go backward asks)."""
+        cur, unseen = cur_and_unseen(state.words, self.tables.size)
+        return unseen < BACKWARD * cur
 
     def _step(self, state, backward):
         return expand_rows, (state.words, state.cur_flags, state.next_flags, self.found,

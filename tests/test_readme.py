@@ -107,6 +107,7 @@ BLOCKS = {
      "snakemake --cores 2 --config 'catalogues=[rush5]' 'catalogue_jobs={\"rush5\": 2}'"):
         "catalogue",
     ("Up to symmetry", "puzzledb --results sym build eight --shards 2"): "symmetry",
+    ("Up to symmetry", "puzzledb build cube3 --depth-limit 6 --threads 2"): "cube3",
     ("What each store keeps: big spaces on one machine",
      "puzzledb --results tables build fifteen-3colour --store distances"): "stores",
 }
@@ -432,6 +433,18 @@ def test_the_symmetry_commands_run_as_the_readme_shows(tmp_path, capsys, monkeyp
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("symmetry")
     run_block(block, tmp_path, capsys)
+
+
+@pytest.mark.slow
+def test_the_3x3x3_prefix_is_built_by_classes_and_queried_as_the_readme_shows(
+        tmp_path, capsys, monkeypatch, own_definitions):
+    """The 3x3x3 the README writes whole, built to depth 6 up to its symmetries (the first
+    build compiles the kernels of keys of two words and of its classes: slow), then asked
+    for its group, a scramble's distance, solution and count of solutions."""
+    run_place("cube3", "cube3", tmp_path, capsys, monkeypatch)
+    with DepthDatabase.open("cube3", "results") as db:
+        assert [row[1] for row in db.summary()] == [1, 18, 243, 3_240, 43_239, 574_908,
+                                                     7_618_438]  # the published table
 
 
 # --- "Your own puzzle": the README's definitions --------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 
 from building import plan
 from conftest import ROOT
-from plain_permutation import board_text, read_plain
+from plain_permutation import bfs_plain, board_text, read_plain
 from plain_symmetry import U_LAYER, cube_text, layers_with_classes
 from test_wide_keys import CUBE3_HTM
 from puzzledb.bfs import select
@@ -15,6 +15,7 @@ from puzzledb.bfs.frontier.search import Frontier
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.symmetric import Classes
 from puzzledb.query.database import DepthDatabase
+from puzzledb.report import analysis
 from puzzledb.store.layers import LayerStore
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
@@ -126,3 +127,30 @@ def test_the_3x3x3_by_classes_to_depth_6_is_the_published_table_and_answers_quer
         boards = db.solve(board)
         assert len(boards) == 7 and boards[-1] == puzzle.format(puzzle.goal)
         assert len(puzzle.route_moves(db.solution(board))) == 6
+        assert db.count_solutions(puzzle.format(puzzle.parse("R L U2"))) == 2  # and L R U2
+
+
+def test_a_start_patterns_distribution_by_classes_counts_its_positions(tmp_path):
+    """The 2x2x2 turning six faces, searched up to its 48 symmetries and inversion to depth
+    4, with a start pattern no symmetry keeps (one corner solved, one placed but twisted
+    anyhow, the rest anywhere): its positions by depth are those of a plain BFS of every
+    position that match it, not the classes' keys that do."""
+    text = cube_text()
+    pattern = "CORNERS 1 ? ? 4 ? ? ? ? / 0 ? ? ? ? ? ? ?"
+    puzzle = PermutationPuzzle("cube2-start", text=text, start=pattern)
+    chosen = plan(puzzle, memory_mb=64, shards=8, depth_limit=4, job_states=5_000)
+    assert chosen.symmetric
+    select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
+                 progress=False, log=lambda m: None)
+    sets, layers, _ = bfs_plain(text, "htm", depth_limit=4)
+    counts = [sum(all(p in ("?", b) for b, p in zip(board_text(s, sets).split(),
+                                                    pattern.split())) for s in layer)
+              for layer in layers]
+    with DepthDatabase(puzzle, tmp_path / "layers") as db:
+        assert db.symmetric
+        rows = analysis.start_distribution(db)
+        keys_matching = [int(np.count_nonzero(puzzle.start_positions().matches(
+            db.positions_at(d)))) for d in range(5)]
+    assert [row[1] for row in rows] == counts and rows[-1][2] == sum(counts)
+    assert [row[1] for row in rows] != keys_matching  # the bug: keys counted, not positions
+    assert all(0 < row[3] <= row[1] for row in rows[1:])  # classes holding one

@@ -17,7 +17,7 @@ import yaml
 
 from building import plan
 from conftest import ROOT
-from plain_permutation import bfs_plain, board_text
+from plain_permutation import apply_plain, bfs_plain, board_text, read_plain
 from puzzledb import keys
 from puzzledb.bfs import select
 from puzzledb.errors import ChoiceError
@@ -193,7 +193,27 @@ def test_the_parts_of_identical_pieces_and_orientations_read_back_as_their_plain
         assert keys.ascending(rows) and keys.key_ints(rows) == sorted(placed)
 
 
-def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_path, plain2):
+def plain_solutions(state, depth, layers, sets):
+    """The optimal move sequences from a state of layers[depth] to the goal, counted in
+    plain Python: every power of a move (htm) into the layer below, summed down."""
+    _, _, moves, _, _ = read_plain(wide_definition(2))
+    ways = {state: 1}
+    for d in range(depth, 0, -1):
+        following = {}
+        for s, w in ways.items():
+            for move in moves:
+                cycle = [apply_plain(s, move, sets)]
+                while cycle[-1] != s:
+                    cycle.append(apply_plain(cycle[-1], move, sets))
+                for near in cycle[:-1]:
+                    if near in layers[d - 1]:
+                        following[near] = following.get(near, 0) + w
+        ways = following
+    return sum(ways.values())
+
+
+def test_a_prefix_of_keys_of_two_words_answers_distance_solve_count_and_samples(tmp_path,
+                                                                              plain2):
     puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
     frontier_build(tmp_path, puzzle, depth_limit=6)
     sets, expected = plain2
@@ -206,6 +226,9 @@ def test_a_prefix_of_keys_of_two_words_answers_distance_solve_and_samples(tmp_pa
                 path = db.solve(board)
                 assert len(path) == depth + 1 and path[-1] == puzzle.format(puzzle.goal)
                 assert len(puzzle.route_moves(db.solution(board))) == depth
+        for state in list(expected[5])[:5]:
+            assert db.count_solutions(board_text(state, sets)) == \
+                plain_solutions(state, 5, expected, sets)
         far = board_text(next(iter(expected[9])), sets)
         assert db.distance(far) is None  # beyond the prefix
         sample = db.boards_at(5, count=7, seed=1)

@@ -11,7 +11,8 @@ A family with symmetries gives them as a group object (Capabilities.symmetry_gro
 (what fixes the canonical keys: it goes into the definition hash), `kernels` (the module
 registering its neighbours kernel), `max_moves` and `work_size` of that kernel, and
 and, from SymmetryGroup, `tables()`, `canonical(keys)` (the canonical key of each key's
-class and its stabiliser's size) and `class_sizes(keys)`, the last two compiled."""
+class and its stabiliser's size), `class_sizes(keys)` and `members(keys)` (every member of
+each key's class), the last three compiled."""
 
 from importlib import import_module
 
@@ -38,6 +39,16 @@ class SymmetryGroup:
     def class_sizes(self, keys):
         out = np.empty(len(keys), dtype=np.int64)
         import_module(self.kernels).class_sizes(keys, self.tables(), out)
+        return out
+
+    def members(self, keys):
+        """Each key's images under the group's elements, `order` a key in a row of the
+        result (a key array of len(keys) x order keys): every member of its class, each as
+        often as the class's stabiliser has elements.  The permutation family's kernels
+        (start patterns, which ask for it, are theirs)."""
+        shape = (len(keys) * self.order,) + keys.shape[1:]
+        out = np.empty(shape, dtype=keys.dtype)
+        import_module(self.kernels).class_images(keys, self.tables(), out)
         return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzledb import paths, puzzles
+from puzzledb import keys, paths, puzzles
 from puzzledb.errors import BoardError, PuzzleError
 from puzzledb.query.kinds import as_searched, kind_of
 from puzzledb.query.lookups import depths_of
@@ -35,7 +35,7 @@ class DepthDatabase:
 
     def __init__(self, puzzle, directory):
         self.puzzle = puzzle
-        searched = as_searched(directory, puzzle)
+        searched = self.searched = as_searched(directory, puzzle)
         self.symmetric = searched.symmetric
         self.class_keys = (lambda keys: searched.canonical(keys)[0]) if self.symmetric \
             else (lambda keys: keys)
@@ -140,26 +140,35 @@ class DepthDatabase:
         """The number of distinct optimal move sequences from the board to the goal set: the
         ways into each state of a layer, carried down layer by layer over the moves to the
         layer below (Python integers: they outgrow 64 bits)."""
-        from puzzledb.bfs.labels import neighbour_pairs  # loads numba, as neighbours does
-
         self._require_reversible()
         rank, depth = self._within(board_text)
-        puzzle = self.puzzle
-        if puzzle.key_words > 1:
-            raise PuzzleError(f"{puzzle.name}: optimal solutions are counted for ranks of one "
-                              f"word; this puzzle's keys are {puzzle.key_words} words")
-        states = np.array([rank], dtype=np.int64)
+        states = self.puzzle.key_array([rank])
         ways = np.array([1], dtype=object)
         for d in range(depth, 0, -1):
-            sources, near = neighbour_pairs(states, np.int64(max(puzzle.max_moves, 1)),
-                                            np.int64(max(puzzle.work_size, 1)),
-                                            puzzle.tables())
-            down = self.lookup.below(d - 1, near.astype(np.uint64))
-            states, inverse = np.unique(near[down], return_inverse=True)
-            following = np.zeros(states.size, dtype=object)
-            np.add.at(following, inverse, ways[sources[down]])
+            sources, near = self._neighbour_pairs(states)
+            down = self.lookup.below(d - 1, near)
+            states, inverse = keys.unique(near[down], return_inverse=True)
+            following = np.zeros(len(states), dtype=object)
+            np.add.at(following, inverse.ravel(), ways[sources[down]])
             ways = following
         return int(ways.sum())
+
+    def _neighbour_pairs(self, states):
+        """Every neighbour of every state of a key array: (the index of its state, the
+        neighbour's key), as a move leads there.  Keys of one word by one compiled call;
+        wider keys (a few states a layer, for count) one state at a time."""
+        from puzzledb.bfs.labels import neighbour_pairs  # loads numba, as neighbours does
+
+        puzzle = self.puzzle
+        if puzzle.key_words == 1:
+            sources, near = neighbour_pairs(states.astype(np.int64),
+                                            np.int64(max(puzzle.max_moves, 1)),
+                                            np.int64(max(puzzle.work_size, 1)),
+                                            puzzle.tables())
+            return sources, near.astype(np.uint64)
+        found = [puzzle.neighbours(state) for state in keys.key_ints(states)]
+        sources = np.repeat(np.arange(len(found)), [len(f) for f in found])
+        return sources, puzzle.key_array([n for f in found for n in f])
 
     # -- whole layers ------------------------------------------------------------------
     def positions_at(self, depth, count=None, seed=0):

@@ -117,19 +117,28 @@ def start_distribution(db):
     """(depth, count, cumulative) rows of the positions matching the puzzle's start pattern
     (Puzzle.start_positions), from depth 0 to the deepest that holds one: the last row's
     depth is the God's number between the two phases (of the stored layers, for a partial
-    database)."""
+    database).  Searched up to symmetry, the positions of each class are its members, and
+    each row adds the classes holding one (as summary.csv)."""
     start = db.puzzle.start_positions()
+    group = db.searched.group if db.symmetric else None
     rows, total = [], 0
     for depth in range(db.max_depth + 1):
-        count = 0
+        count = classes = 0
         for block in db.layer(depth).iter_chunks():
-            count += int(np.count_nonzero(start.matches(block)))
+            if group is None:
+                count += int(np.count_nonzero(start.matches(block)))
+                continue
+            hits = start.matches(group.members(block)).reshape(len(block), group.order)
+            hits = hits.sum(axis=1)  # a member as often as its class's stabiliser fixes it
+            count += int((hits * group.class_sizes(block)).sum()) // group.order
+            classes += int(np.count_nonzero(hits))
         total += count
-        rows.append((depth, count, total))
+        rows.append((depth, count, total) + ((classes,) if group else ()))
     while rows and rows[-1][1] == 0:
         rows.pop()
     return rows
 
 
 def write_start_distribution(db, path):
-    _write_csv(path, ["depth", "count", "cumulative"], start_distribution(db))
+    _write_csv(path, ["depth", "count", "cumulative"] + (["classes"] if db.symmetric else []),
+               start_distribution(db))

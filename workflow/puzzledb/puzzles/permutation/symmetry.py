@@ -4,7 +4,7 @@ search's budget, those its file's rotations generate; times inversion where a po
 its inverse are equally far (every piece distinct, no `?` twist, the goal the solved state
 alone).  Each acts on positions by conjugation, given to the kernels as slot maps
 (slots.py), and the canonical key of a class is the rank of its least member
-(symmetry_kernels.py).  Illegal rules and start patterns turn it off (`reason` says why).
+(symmetry_kernels.py).  Illegal rules turn it off (`reason` says why).
 """
 
 import hashlib
@@ -46,8 +46,6 @@ class PermutationSymmetry(SymmetryGroup):
         p = self.puzzle
         if p.spec.illegal:
             return "Illegal rules (a symmetry would have to keep them)"
-        if p.start is not None:
-            return "a start pattern (its distribution counts positions, not classes)"
         return None
 
     def _find(self):

@@ -306,6 +306,33 @@ def _alone(key, cp, c, mask, words):
     return bits == 1
 
 
+@jit
+def class_images(keys, t, out):
+    """out[i * order + e]: the image of the state keys[i] under the group's element e (the
+    symmetries, then with inversion each after inverting): every member of its class,
+    each as many times as its stabiliser has elements."""
+    source, image, width, symmetries, inverse = (
+        t.sy_source, t.sy_image, t.sy_width, t.sy_count, t.sy_inverse)
+    cp, cp_slots, counts, weights, wild, shifts = (
+        t.cp_table, t.cp_slots, t.cp_counts, t.cp_weights, t.cp_wild, t.sl_shift)
+    work = np.empty(4 * t.sy_slots + 3 * t.sy_scratch + t.sy_words, np.int64)
+    row, moved, inv, best, cls, ori, rem, words_of = _split_work(work, t.sy_slots,
+                                                                 t.sy_scratch, t.sy_words)
+    sides = 2 if inverse else 1
+    for i in range(len(keys)):
+        decode(_key_at(keys, i), row, cls, ori, rem, t.sy_solved, cp, cp_slots, counts,
+               weights, wild, shifts, t.dc_table)
+        for side in range(sides):
+            if side == 1:
+                invert(row, inv, t.sl_data, t.iv_home, width)
+                row[:] = inv
+            for s in range(symmetries):
+                apply_map(source, image, width, s, row, best)
+                encode(best, words_of, cls, ori, rem, cp, cp_slots, counts, weights, wild,
+                       shifts)
+                _put(out, (i * sides + side) * symmetries + s, words_of)
+
+
 @jit(parallel=True)
 def canonical_keys(keys, t, out, stabilisers):
     """out[i]: the canonical key of the class of the state keys[i] (any key, not only a

@@ -16,10 +16,13 @@ from building import build_in_memory, plan
 from conftest import ROOT
 from plain_permutation import bfs_plain, board_text
 
+from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.config import check_config
+from puzzledb.expansion.words import cur_and_unseen
 from puzzledb.errors import BoardError, BudgetError, ConfigError
 from puzzledb.puzzles.permutation import kernels, ranks
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import open_layer_file
 
 EXAMPLES = ROOT / "workflow/puzzledb/puzzles/permutation/examples"
@@ -335,3 +338,25 @@ def test_the_ranks_of_distinct_pieces_are_their_lexicographic_order():
 
     assert values.tolist() == [before(row.tolist()) for row in rows]
     assert (ranks.unrank_rows(values, (1,) * 13) == rows).all()
+
+
+def test_the_search_keeps_the_counts_a_pass_over_the_array_would_give(tmp_path):
+    """TwoBitSearch keeps its CUR and UNSEEN states' numbers (state.counts) as it goes, so
+    that the rows' expansion need not count them over the whole array at every depth: at
+    every depth, backward ones too, and after a reload, a count over the array agrees."""
+    puzzle = PermutationPuzzle("cube2", file=str(EXAMPLES / "2x2x2.tws"))
+    search = TwoBitSearch(puzzle)
+    search.start(puzzle.goal_ranks())
+    depth = 0
+    while True:
+        assert search.state.counts == cur_and_unseen(search.state.words, puzzle.size), depth
+        if search.expand(depth) == 0:
+            break
+        search.advance()
+        depth += 1
+    assert depth == len(CUBE2_HTM) - 1 and "backward" in search.expansion.directions
+    build_into(tmp_path, puzzle)
+    again = TwoBitSearch(puzzle)
+    again.reload(LayerStore(tmp_path / puzzle.name / "layers", puzzle), 6)
+    assert again.state.counts == (CUBE2_HTM[6], puzzle.size - sum(CUBE2_HTM[:7]))
+    assert again.state.counts == cur_and_unseen(again.state.words, puzzle.size)

@@ -78,6 +78,8 @@ class ColourSearch(TwoBitSearch):
     """Depth modulo 4 of a coloured puzzle: (depth >> 1) & 1 in the code, depth & 1 in the
     colour (see above)."""
 
+    KORF = False  # an expansion that weighs CUR and UNSEEN counts them
+
     CODES = (1, 1, 2, 2)  # the code of a state of an earlier layer, by its depth modulo 4
     checkpoint_beside = True  # a checkpoint may be written while the kernels expand
 
@@ -202,6 +204,8 @@ def marked(a, ranks):
 
 class CycleSearch(TwoBitSearch):
     """Depth modulo 3 of any puzzle, the codes rotated after every depth (see above)."""
+
+    KORF = False  # an expansion that weighs CUR and UNSEEN counts them
 
     ROTATION = (3, 1, 2)  # the code of residue k while depth d is expanded: [(k - d) % 3]
     checkpoint_beside = False  # the search waits for a checkpoint (see above)

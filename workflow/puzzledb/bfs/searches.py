@@ -12,14 +12,21 @@ counts and distances sinks, sinks.py, ask for that).
 import numpy as np
 
 from puzzledb.bfs import bitset, checkpoint, twobit
+from puzzledb.expansion.words import cur_and_unseen
 
 
 class TwoBitSearch:
-    """An ungraded puzzle's search: every state UNSEEN, OLD, CUR or NEXT (twobit.py)."""
+    """An ungraded puzzle's search: every state UNSEEN, OLD, CUR or NEXT (twobit.py).  It
+    keeps the CUR and UNSEEN states' numbers in state.counts as layers are found, so that an
+    expansion that weighs them need not count them over the whole array at every depth; a
+    search of other codes (bfs/distances.py) sets KORF False and leaves them None."""
+
+    KORF = True  # Korf's codes: the layer found is NEXT, and only it turns CUR
 
     def __init__(self, puzzle):
         self.state = twobit.StateArray(puzzle.size)
         self.expansion = puzzle.layer_expansion() or twobit.NeighboursExpansion(puzzle)
+        self.marked = 0  # the states of the layer found last
 
     def kernels(self):
         """What the search will call, as (kernel, arguments) pairs (compiled.prepare): the
@@ -28,22 +35,36 @@ class TwoBitSearch:
 
     def start(self, goals):
         self.state.mark_current(goals)
+        self._counted(np.unique(goals).size, self.state.size)
 
     def reload(self, store, last):
         """Resume after layer `last` on disk: layers 0..last-1 OLD, layer last CUR."""
+        seen = cur = 0
         for depth in range(last + 1):
             mark = self.state.mark_current if depth == last else self.state.mark_old
             with store.open_layer(depth) as layer:
+                cur = 0
                 for block in layer.iter_chunks():
                     mark(block)
+                    cur += block.size
+            seen += cur
+        self._counted(cur, self.state.size - seen + cur)
+
+    def _counted(self, cur, unseen_before):
+        """state.counts once `cur` states, UNSEEN until now, are CUR."""
+        if self.KORF:
+            self.state.counts = (int(cur), int(unseen_before) - int(cur))
 
     def expand(self, depth):
         """Layer depth + 1 from layer depth: its number of states."""
-        return self.expansion.expand(self.state, depth)
+        self.marked = self.expansion.expand(self.state, depth)
+        return self.marked
 
     def advance(self):
         """Make the layer just expanded current (NEXT -> CUR, CUR -> OLD)."""
         self.state.relabel()
+        if self.state.counts is not None:
+            self._counted(self.marked, self.state.counts[1])
 
     def current(self):
         """The current layer's ranks, ascending (arrays of one reused buffer: use each before
@@ -70,6 +91,8 @@ class TwoBitSearch:
         layer."""
         samples = checkpoint.read(directory, header, self.state.words)
         self.state.restore()
+        if self.KORF:  # counted once, over the whole array
+            self.state.counts = cur_and_unseen(self.state.words, self.state.size)
         return samples
 
 

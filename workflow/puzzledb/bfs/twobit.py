@@ -68,6 +68,7 @@ class StateArray:
         self.colour = np.int64(-1)
         self.run_length = np.int64(max(self.size, 1))
         self.colours = None
+        self.counts = None  # (CUR, UNSEEN) when the search keeps them (TwoBitSearch)
 
     def mark_current(self, ranks):
         """Make the ranks (uint64) CUR: the goal layer, or the last layer of a resume."""

@@ -79,6 +79,9 @@ class ExpansionState(Protocol):
     run_length: np.int64  # the ranks are coloured in runs of this many (Puzzle.parity_run)
     colours: np.ndarray | None  # uint8 per run: its colour (Puzzle.move_parity); None: no
     #                             colouring, every 11 state is CUR
+    counts: tuple[int, int] | None  # (CUR, UNSEEN) states where the engine knows them (it
+    #                                 counts Korf's codes as it goes); None: an expansion
+    #                                 that weighs them counts them (words.cur_and_unseen)
 
     def run(self, kernel, *args):
         """Call kernel(*args), a parallel (prange) kernel, with the engine's scheduling of

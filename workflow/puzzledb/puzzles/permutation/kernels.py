@@ -389,9 +389,9 @@ class RowExpansion:
         return int(self.found.sum())
 
     def _backward(self, state):
-        """Whether fewer states are left UNSEEN than BACKWARD times the CUR ones (a pass
-        over the whole array: only a puzzle that may go backward asks)."""
-        cur, unseen = cur_and_unseen(state.words, self.tables.size)
+        """Whether fewer states are left UNSEEN than BACKWARD times the CUR ones (counted
+        by the engine, else by a pass over the whole array)."""
+        cur, unseen = state.counts or cur_and_unseen(state.words, self.tables.size)
         return unseen < BACKWARD * cur
 
     def _step(self, state, backward):

@@ -379,7 +379,7 @@ class PlaneJumpExpansion:
         self.directions = []  # 'forward' or 'backward', depth by depth (benchmarks, tests)
 
     def expand(self, state, level):
-        cur, unseen = cur_and_unseen(state.words, self.size)
+        cur, unseen = state.counts or cur_and_unseen(state.words, self.size)
         backward = unseen < BACKWARD * cur
         self.directions.append("backward" if backward else "forward")
         kernel, arguments = self._step(state, backward)

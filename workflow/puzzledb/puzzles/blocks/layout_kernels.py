@@ -113,12 +113,12 @@ def cluster(t, kt, lay, weight, active, na, walls, p, r, work, output):
         count[DIRTY] += 1
     set_mark(marks, r, SEEN)
     qp[0], qr[0] = p, r
-    n, count[DIRTY] = explore(t, lay, weight, active, na, fixed, marks, work.dirty,
-                              count[DIRTY], qp, qr, 1, digits)
+    n, count[DIRTY], met = explore(t, lay, weight, active, na, fixed, marks, work.dirty,
+                                   count[DIRTY], qp, qr, 1, dp, dr, digits)
     if n < 0:
         return ROOM
-    most, start = depths(t, lay, weight, active, na, fixed, marks, qp, qr, n, dp, dr,
-                         work.counts, digits)
+    most, start = depths(t, lay, weight, active, na, fixed, marks, dp, dr, met, work.counts,
+                         digits)
     far = farthest(t, lay, active, na, dp, start, n)
     goals = np.int64(kt.goals)
     solution_bars(t, lay, weight, active, na, fixed, marks, dp[far], dr[far], most, goals,

@@ -77,25 +77,32 @@ def legal(t, lay, line, d, occupied):
     return t.legal_first[x], t.legal_first[x + 1]
 
 
+@jit(inline="always")
+def shifted(t, lay, occupied, line, old, new):
+    """The cells covered with line's digit old made new."""
+    c = lay[line]
+    return occupied ^ t.mask[c, old] ^ t.mask[c, new]
+
+
 @jit
-def explore(t, lay, weight, active, na, fixed, marks, dirty, nd, qp, qr, n, dp, dr, digits):
-    """The boards reachable from qp/qr[:n] (packed digits, ranks; marked SEEN), breadth
-    first, appended and marked SEEN, the goal boards among all of them listed in dp/dr; a
-    word of the marks made non-zero is listed in dirty (nd of them so far).  Returns n, nd
-    and the goal boards' count, or n -1 when the queue has no room."""
+def explore(t, lay, weight, active, na, marks, dirty, nd, qp, qr, qo, n, dp, dr, do):
+    """The boards reachable from qp/qr/qo[:n] (packed digits, ranks, cells covered; marked
+    SEEN), breadth first, appended and marked SEEN, the goal boards among all of them listed
+    in dp/dr/do; a word of the marks made non-zero is listed in dirty (nd of them so far).
+    Returns n, nd and the goal boards' count, or n -1 when the queue has no room."""
     goals = 0
     for i in range(n):
         if is_goal(t, lay, qp[i]):
-            dp[goals], dr[goals] = qp[i], qr[i]
+            dp[goals], dr[goals], do[goals] = qp[i], qr[i], qo[i]
             goals += 1
     i = 0
     while i < n:
         if n + MOVES > qp.size:
             return -1, nd, goals
-        p, r = qp[i], qr[i]
-        occupied = decode(t, lay, active, na, fixed, p, digits)
+        p, r, occupied = qp[i], qr[i], qo[i]
         for a in range(na):
-            line, d = active[a], digits[a]
+            line = active[a]
+            d = digit(t, p, line)
             first, stop = legal(t, lay, line, d, occupied)
             for k in range(first, stop):
                 e = t.legal_target[k]
@@ -106,23 +113,23 @@ def explore(t, lay, weight, active, na, fixed, marks, dirty, nd, qp, qr, n, dp, 
                     dirty[nd] = r2 >> 5
                     nd += 1
                 set_mark(marks, r2, SEEN)
-                p2 = moved(t, p, line, d, e)
-                qp[n], qr[n] = p2, r2
+                p2, o2 = moved(t, p, line, d, e), shifted(t, lay, occupied, line, d, e)
+                qp[n], qr[n], qo[n] = p2, r2, o2
                 n += 1
                 if is_goal(t, lay, p2):
-                    dp[goals], dr[goals] = p2, r2
+                    dp[goals], dr[goals], do[goals] = p2, r2, o2
                     goals += 1
         i += 1
     return n, nd, goals
 
 
 @jit
-def depths(t, lay, weight, active, na, fixed, marks, dp, dr, tail, counts, digits):
+def depths(t, lay, weight, active, na, marks, dp, dr, do, tail, counts):
     """The depths of a cluster whose boards are marked SEEN and whose tail goal boards are
-    dp/dr[:tail]: a breadth-first search from those into dp/dr, each depth's boards counted
-    into counts; each board's mark its depth modulo 3.  From a goal board only a goal bar's
-    move can reach a board not at depth 0.  Returns the greatest depth (-1: no goal board)
-    and where the boards of that depth start in dp/dr."""
+    dp/dr/do[:tail]: a breadth-first search from those into dp/dr/do, each depth's boards
+    counted into counts; each board's mark its depth modulo 3.  From a goal board only a
+    goal bar's move can reach a board not at depth 0.  Returns the greatest depth (-1: no
+    goal board) and where the boards of that depth start in dp/dr/do."""
     if tail == 0:
         return -1, 0
     for i in range(tail):
@@ -133,8 +140,7 @@ def depths(t, lay, weight, active, na, fixed, marks, dp, dr, tail, counts, digit
         residue = (depth + 1) % 3
         lines, nl = (t.goal_lines, t.goal_lines.size) if depth == 0 else (active, na)
         for i in range(head, end):
-            p, r = dp[i], dr[i]
-            occupied = decode(t, lay, active, na, fixed, p, digits)
+            p, r, occupied = dp[i], dr[i], do[i]
             for a in range(nl):
                 line = lines[a]
                 d = digit(t, p, line)
@@ -145,6 +151,7 @@ def depths(t, lay, weight, active, na, fixed, marks, dp, dr, tail, counts, digit
                     if mark_of(marks, r2) == SEEN:
                         set_mark(marks, r2, residue)
                         dp[tail], dr[tail] = moved(t, p, line, d, e), r2
+                        do[tail] = shifted(t, lay, occupied, line, d, e)
                         tail += 1
         if tail == end:
             return depth, head

@@ -164,7 +164,7 @@ class Lanes:
                             f"row's bars{' and of the walls' if self.cat.walls else ''}), a "
                             f"layout at most {ranks:,} boards"),
                 ("job memory", f"{ranks * 3 / 8 / 2**20:,.0f} MiB of marks (three bits a "
-                               f"board of the largest layout), 48 bytes a board of the "
+                               f"board of the largest layout), 64 bytes a board of the "
                                f"largest cluster (its queues, doubled as needed), and 40 "
                                f"bytes a cluster found and 4 a distance count"),
                 ("jobs", "config catalogue_jobs: {name: J}, job j taking the units j, "

@@ -4,6 +4,7 @@ program, a job's share of the 6x6 box, and a whole box.
     python benchmarks/bench_catalogue.py race [--box 5] [--jobs 2] [--peer /work/peers/rush]
     python benchmarks/bench_catalogue.py share [--name rush6] [--jobs 97] [--job 5] [--walls 1]
     python benchmarks/bench_catalogue.py whole [--name rush6-fogleman] [--jobs 2]
+    python benchmarks/bench_catalogue.py board BOARD [--name rush6-fogleman]
 
 race: his C++ enumerator (cpp/ of the peer) built in a scratch directory with config.h set
 for the box (BoardSize, MaxID: his published counts of his boards) and two workers, run; then
@@ -17,6 +18,11 @@ kernels: what it finds and its CPU seconds, so that the whole box is planned fro
 
 whole: the whole catalogue by `--jobs` job processes side by side, then the merge (a process
 of its own): wall and CPU seconds, peak RSS, load, clusters, minimal puzzles, the hardest.
+
+board: the unit of work holding a board (a catalogue of bars without walls), searched alone:
+the row of the cluster whose farthest board it is (moves, boards, minimal), so that a
+published puzzle is checked by computing it (Fogleman's hardest: BOARD "BCDDE. BCF.EG
+B.FXXG HHHI.G ..JIKK LLJMM.", his A our X).
 """
 
 import argparse
@@ -178,6 +184,39 @@ def share(args):
     return 0
 
 
+def board(args):
+    """The unit of work holding a board, searched alone: its cluster's row."""
+    from puzzledb.puzzles.blocks import lane_search
+    from puzzledb.puzzles.blocks.lanes import units
+
+    puzzle = puzzles.get(args.name)
+    lanes, cat = puzzle.lanes, puzzle.catalogue
+    given = puzzle.format(puzzle.parse(args.board))
+    pieces, _ = puzzle.pieces(puzzle.parse(args.board))
+    unit = 0
+    for row in range(cat.drawing.height):
+        content = tuple(k for k, a in sorted(pieces, key=lambda p: p[1])
+                        if a // cat.width == row and lanes.horizontal[row] and
+                        len({r for r, _ in cat.classes[k].shape}) == 1)
+        unit = unit * len(lanes.contents[row]) + list(lanes.contents[row]).index(content)
+    wall_sets, per = units(lanes)
+    started = time.process_time()
+    found, _ = lane_search.search(puzzle, unit, len(wall_sets) * per)
+    seconds = time.process_time() - started
+    info, far = np.concatenate(found["info"]), np.concatenate(found["far"])
+    walls = np.concatenate(found["walls"])
+    drawn = [puzzle.format(puzzle.board_of_key(f, w)) for f, w in zip(far, walls)]
+    print(f"{args.name}: unit {unit:,} of {len(wall_sets) * per:,}: {len(info):,} clusters "
+          f"reaching the goal, {int(info[:, 0].sum()):,} boards, the most moves "
+          f"{int(info[:, 1].max())}; {seconds:.1f} CPU s")
+    for i in np.flatnonzero(np.array(drawn) == given):
+        print(f"{given}: {int(info[i, 1])} moves, its cluster {int(info[i, 0]):,} boards, "
+              f"minimal {bool(info[i, 2])}")
+        return 0
+    print(f"{given}: not the farthest board of a cluster of its unit")
+    return 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -197,8 +236,11 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--scratch", default=tempfile.gettempdir())
     p.add_argument("--merge-only", action="store_true", help="the parts made before: merge")
+    p = sub.add_parser("board")
+    p.add_argument("board")
+    p.add_argument("--name", default="rush6-fogleman")
     args = parser.parse_args()
-    return {"race": race, "share": share, "whole": whole}[args.what](args)
+    return {"race": race, "share": share, "whole": whole, "board": board}[args.what](args)
 
 
 if __name__ == "__main__":

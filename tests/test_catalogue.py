@@ -218,6 +218,34 @@ def test_rows_of_the_5x5_rush_hour_box_are_the_plain_models(tmp_path):
         assert row.board == puzzle.format(puzzle.board(sorted(far, key=lambda p: p[1]), []))
 
 
+@pytest.mark.parametrize("name, goal", [
+    ("rush6", None),
+    ("rush-3x5", "... ... .XX ... ..."),  # columns longer than rows: gathered in chunks
+])
+def test_a_lines_moves_by_its_pattern_are_the_moves_whose_cells_are_empty(name, goal):
+    """The lane tables' second listing of the moves (by the pattern of the line's cells
+    covered, lanes.py) against the first (each move's cells to find empty): every line,
+    content, digit and pattern; and the pattern's gathering against cell by cell."""
+    puzzle = puzzles.get(name) if goal is None else build(name, {**RUSH, "goal": goal})
+    lanes = puzzle.lanes
+    t = lanes.tables()
+    most = t.mask.shape[1]
+    for i, line in enumerate(lanes.lines):
+        for pattern in range(1 << len(line)):
+            cells = sum(1 << c for k, c in enumerate(line) if pattern >> k & 1)
+            gathered = sum(((((cells >> int(s)) & int(sp)) * int(m) % 2**64) >> int(dr) &
+                            int(mk)) << int(at) for s, sp, m, dr, mk, at in t.gather[i])
+            assert gathered == pattern
+            for c in range(t.content_first[i], t.content_first[i + 1]):
+                for d in range(t.radix[c]):
+                    expected = [int(t.move_target[m]) for m in range(t.move_first[c, d],
+                                                                     t.move_first[c, d + 1])
+                                if not int(t.move_require[m]) & cells]
+                    x = (c * most + d) * t.patterns + pattern
+                    assert t.legal_target[t.legal_first[x]:t.legal_first[x + 1]].tolist() \
+                        == expected
+
+
 def fogleman_space(model, board):
     """Whether a board is in Fogleman's space: no other piece in the goal piece's row, no
     row full of horizontal pieces, no column full of vertical ones."""

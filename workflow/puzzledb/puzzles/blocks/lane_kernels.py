@@ -1,9 +1,10 @@
 """The compiled search of a lane catalogue (lanes.py): a layout's boards as digits, packed
 and ranked; a cluster explored from one of its goal boards with two bits a rank (marks), its
-depths by a breadth-first search from all its goal boards, its farthest board, Fogleman's
-solution and minimality.  layout_kernels.py walks the layouts of a unit of work and calls
-`cluster` for each new cluster; tests/test_catalogue.py compares both with a plain-Python
-model of the rules.
+goal boards listed on the way, its depths by a breadth-first search from all of them, its
+farthest board, Fogleman's solution and minimality.  A line's moves are looked up by the
+pattern of its cells covered (`legal`).  layout_kernels.py walks the layouts of a unit of
+work and calls `cluster` for each new cluster; tests/test_catalogue.py compares both with a
+plain-Python model of the rules, and the moves by pattern with the moves one by one.
 
 A layout (its content of each line, `lay`, and its walls) has ranks 0 .. product of its
 radices - 1 (`weight`: each line's place value, the columns last).  The marks hold two bits
@@ -64,24 +65,47 @@ def is_goal(t, lay, packed):
     return True
 
 
+@jit(inline="always")
+def legal(t, lay, line, d, occupied):
+    """Where the moves of line (digit d) not blocked on the cells occupied are listed in
+    legal_target: (first, end), by the pattern of the line's cells covered."""
+    g, pattern = t.gather, np.uint64(0)
+    for k in range(g.shape[1]):
+        pattern |= ((occupied >> g[line, k, 0] & g[line, k, 1]) * g[line, k, 2] >>
+                    g[line, k, 3] & g[line, k, 4]) << g[line, k, 5]
+    x = (lay[line] * t.mask.shape[1] + d) * t.patterns + np.int64(pattern)
+    return t.legal_first[x], t.legal_first[x + 1]
+
+
+@jit(inline="always")
+def shifted(t, lay, occupied, line, old, new):
+    """The cells covered with line's digit old made new."""
+    c = lay[line]
+    return occupied ^ t.mask[c, old] ^ t.mask[c, new]
+
+
 @jit
-def explore(t, lay, weight, active, na, fixed, marks, dirty, nd, qp, qr, n, digits):
-    """The boards reachable from qp/qr[:n] (packed digits, ranks; marked SEEN), breadth
-    first, appended and marked SEEN; a word of the marks made non-zero is listed in dirty
-    (nd of them so far).  Returns n and nd, or -1 when the queue has no room."""
+def explore(t, lay, weight, active, na, marks, dirty, nd, qp, qr, qo, n, dp, dr, do):
+    """The boards reachable from qp/qr/qo[:n] (packed digits, ranks, cells covered; marked
+    SEEN), breadth first, appended and marked SEEN, the goal boards among all of them listed
+    in dp/dr/do; a word of the marks made non-zero is listed in dirty (nd of them so far).
+    Returns n, nd and the goal boards' count, or n -1 when the queue has no room."""
+    goals = 0
+    for i in range(n):
+        if is_goal(t, lay, qp[i]):
+            dp[goals], dr[goals], do[goals] = qp[i], qr[i], qo[i]
+            goals += 1
     i = 0
     while i < n:
         if n + MOVES > qp.size:
-            return -1, nd
-        p, r = qp[i], qr[i]
-        occupied = decode(t, lay, active, na, fixed, p, digits)
+            return -1, nd, goals
+        p, r, occupied = qp[i], qr[i], qo[i]
         for a in range(na):
-            line, d = active[a], digits[a]
-            c = lay[line]
-            for m in range(t.move_first[c, d], t.move_first[c, d + 1]):
-                if t.move_require[m] & occupied:
-                    continue
-                e = t.move_target[m]
+            line = active[a]
+            d = digit(t, p, line)
+            first, stop = legal(t, lay, line, d, occupied)
+            for k in range(first, stop):
+                e = t.legal_target[k]
                 r2 = r + (e - d) * weight[line]
                 if mark_of(marks, r2):
                     continue
@@ -89,45 +113,45 @@ def explore(t, lay, weight, active, na, fixed, marks, dirty, nd, qp, qr, n, digi
                     dirty[nd] = r2 >> 5
                     nd += 1
                 set_mark(marks, r2, SEEN)
-                qp[n], qr[n] = moved(t, p, line, d, e), r2
+                p2, o2 = moved(t, p, line, d, e), shifted(t, lay, occupied, line, d, e)
+                qp[n], qr[n], qo[n] = p2, r2, o2
                 n += 1
+                if is_goal(t, lay, p2):
+                    dp[goals], dr[goals], do[goals] = p2, r2, o2
+                    goals += 1
         i += 1
-    return n, nd
+    return n, nd, goals
 
 
 @jit
-def depths(t, lay, weight, active, na, fixed, marks, qp, qr, n, dp, dr, counts, digits):
-    """The depths of the n boards of a cluster (qp/qr, marked SEEN): a breadth-first search
-    from its goal boards into dp/dr, each depth's boards counted into counts; each board's
-    mark its depth modulo 3.  Returns the greatest depth (-1: no goal board) and where the
-    boards of that depth start in dp/dr."""
-    tail = 0
-    for i in range(n):
-        if is_goal(t, lay, qp[i]):
-            set_mark(marks, qr[i], 0)
-            dp[tail], dr[tail] = qp[i], qr[i]
-            tail += 1
+def depths(t, lay, weight, active, na, marks, dp, dr, do, tail, counts):
+    """The depths of a cluster whose boards are marked SEEN and whose tail goal boards are
+    dp/dr/do[:tail]: a breadth-first search from those into dp/dr/do, each depth's boards
+    counted into counts; each board's mark its depth modulo 3.  From a goal board only a
+    goal bar's move can reach a board not at depth 0.  Returns the greatest depth (-1: no
+    goal board) and where the boards of that depth start in dp/dr/do."""
     if tail == 0:
         return -1, 0
-    head, depth, start = 0, 0, 0
-    counts[0] = tail
+    for i in range(tail):
+        set_mark(marks, dr[i], 0)
+    head, depth, counts[0] = 0, 0, tail
     while True:
         end = tail
         residue = (depth + 1) % 3
+        lines, nl = (t.goal_lines, t.goal_lines.size) if depth == 0 else (active, na)
         for i in range(head, end):
-            p, r = dp[i], dr[i]
-            occupied = decode(t, lay, active, na, fixed, p, digits)
-            for a in range(na):
-                line, d = active[a], digits[a]
-                c = lay[line]
-                for m in range(t.move_first[c, d], t.move_first[c, d + 1]):
-                    if t.move_require[m] & occupied:
-                        continue
-                    e = t.move_target[m]
+            p, r, occupied = dp[i], dr[i], do[i]
+            for a in range(nl):
+                line = lines[a]
+                d = digit(t, p, line)
+                first, stop = legal(t, lay, line, d, occupied)
+                for k in range(first, stop):
+                    e = t.legal_target[k]
                     r2 = r + (e - d) * weight[line]
                     if mark_of(marks, r2) == SEEN:
                         set_mark(marks, r2, residue)
                         dp[tail], dr[tail] = moved(t, p, line, d, e), r2
+                        do[tail] = shifted(t, lay, occupied, line, d, e)
                         tail += 1
         if tail == end:
             return depth, head
@@ -234,11 +258,9 @@ def reaches_goal(t, lay, weight, active, na, fixed, seen, p, r, limit, qp, qr, d
             occupied = decode(t, lay, active, na, fixed, qp[i], digits)
             for a in range(na):
                 line, d = active[a], digits[a]
-                c = lay[line]
-                for m in range(t.move_first[c, d], t.move_first[c, d + 1]):
-                    if t.move_require[m] & occupied:
-                        continue
-                    e = t.move_target[m]
+                first, stop = legal(t, lay, line, d, occupied)
+                for k in range(first, stop):
+                    e = t.legal_target[k]
                     r2 = qr[i] + (e - d) * weight[line]
                     bit = np.uint64(1) << np.uint64(r2 & 63)
                     if seen[r2 >> 6] & bit:

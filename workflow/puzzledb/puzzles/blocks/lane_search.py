@@ -64,5 +64,5 @@ def _grown(work):
     """The work with queues twice as long (a cluster past them), the rest kept."""
     size = 2 * work.qp.size
     return work._replace(**{name: np.empty(size, getattr(work, name).dtype)
-                            for name in ("qp", "qr", "dp", "dr", "mp", "mr")},
+                            for name in ("qp", "qr", "qo", "dp", "dr", "do", "mp", "mr")},
                          counts=np.empty(size + 1, np.int64))

@@ -31,9 +31,16 @@ MARK_LIMIT = 1 << 33  # ranks of a layout, at most: its marks (two bits a rank) 
 # forward); removed bar j: the content (remove[t, j], -1 for a goal bar) and digit
 # (removed[t, d, j]) left.  Line i's digit is field i of a board's packed digits (shift,
 # field: its mask); rows: the number of rows; horizontal: whether line i is a row.
+# The moves again, by what stands on the line: its cells covered (walls and every line's
+# bars) as a pattern, cell k of the line its bit k, gathered from a board's cells in
+# chunks: the sum over gather[i, :] of (shift, spread, magic, drop, mask, at):
+# (((cells >> shift) & spread) * magic >> drop & mask) << at; the digits after the moves
+# not blocked are legal_target[legal_first[x] .. legal_first[x + 1] - 1], x = (t * most +
+# d) * patterns + the pattern, in the order of the moves above.
 LaneTables = namedtuple("LaneTables", "lines rows horizontal content_first line_of radix bars "
                         "klass mask anchor goal move_first move_target move_require "
-                        "move_bar remove removed shift field fixed goal_lines")
+                        "move_bar remove removed shift field fixed goal_lines gather "
+                        "patterns legal_first legal_target")
 
 
 def is_lane_catalogue(cat):
@@ -157,7 +164,7 @@ class Lanes:
                             f"row's bars{' and of the walls' if self.cat.walls else ''}), a "
                             f"layout at most {ranks:,} boards"),
                 ("job memory", f"{ranks * 3 / 8 / 2**20:,.0f} MiB of marks (three bits a "
-                               f"board of the largest layout), 48 bytes a board of the "
+                               f"board of the largest layout), 64 bytes a board of the "
                                f"largest cluster (its queues, doubled as needed), and 40 "
                                f"bytes a cluster found and 4 a distance count"),
                 ("jobs", "config catalogue_jobs: {name: J}, job j taking the units j, "
@@ -188,6 +195,47 @@ def _moves(lanes, classes, anchors, placements, metric_step):
                 if metric_step:
                     break
     return found
+
+
+def _gather(cells, chunks):
+    """A line's gather (the tables' comment): its cells in chunks, each gathered by one
+    multiplication, exact when a chunk's cells are no more than their stride (their bits'
+    products never meet); `chunks` rows, the unused ones gathering nothing."""
+    stride = cells[1] - cells[0] if len(cells) > 1 else 1
+    size = stride if stride > 1 else len(cells)  # the cells of a chunk, at most
+    found = []
+    for at in range(0, len(cells), size):
+        part = cells[at:at + size]
+        spread = sum(1 << (stride * k) for k in range(len(part)))
+        if stride == 1:
+            found.append((part[0], spread, 1, 0, (1 << len(part)) - 1, at))
+            continue
+        magic = sum(1 << ((stride - 1) * j) for j in range(1, len(part) + 1))
+        found.append((part[0], spread, magic, (stride - 1) * len(part),
+                      (1 << len(part)) - 1, at))
+    return found + [(0, 0, 0, 0, 0, 0)] * (chunks - len(found))
+
+
+def _chunks(lanes):
+    """The most chunks a line's cells are gathered in (_gather)."""
+    return max(-(-len(line) // (line[1] - line[0] if line[1] - line[0] > 1 else len(line)))
+               for line in lanes.lines if len(line) > 1)
+
+
+def _legal(lanes, rows, move_first, moves, most):
+    """legal_first and legal_target (the tables' comment): each content, digit and pattern
+    of its line's cells, the moves whose cells to find empty are empty in the pattern."""
+    patterns = 1 << max(len(line) for line in lanes.lines)
+    first, targets = [0], []
+    for t, (i, _, placements) in enumerate(rows):
+        bit = {c: k for k, c in enumerate(lanes.lines[i])}
+        for d in range(most):
+            needs = [(moves[m][0], sum(1 << bit[c] for c in range(64) if moves[m][1] >> c & 1))
+                     for m in range(move_first[t, d], move_first[t, d + 1])]
+            for pattern in range(patterns):
+                targets += [e for e, need in needs if not need & pattern]
+                first.append(len(targets))
+    return patterns, np.array(first, np.int64), np.array(targets, np.int64)
 
 
 def _content_rows(lanes):
@@ -242,7 +290,9 @@ def _tables(lanes):
         move_first, np.array([m[0] for m in moves], np.int64),
         np.array([m[1] for m in moves], np.uint64), np.array([m[2] for m in moves], np.int64),
         remove, removed, shift, np.array([(1 << b) - 1 for b in bits], np.uint64),
-        np.uint64(sum(1 << c for c in cat.drawing.walls)), np.array(goal_lines, np.int64))
+        np.uint64(sum(1 << c for c in cat.drawing.walls)), np.array(goal_lines, np.int64),
+        np.array([_gather(line, _chunks(lanes)) for line in lanes.lines], np.uint64),
+        *_legal(lanes, rows, move_first, moves, most))
 
 
 def units(lanes):

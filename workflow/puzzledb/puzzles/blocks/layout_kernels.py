@@ -35,11 +35,11 @@ DIRTY, ROWS, COUNTS, LAYOUTS, GOALS, CLUSTERS, BOARDS = range(7)
 
 # A job's arrays (new_work): the marks (two bits a rank of the largest layout), the bits
 # seen by the minimality's searches, the marks' words made non-zero (to clear), the counts
-# (DIRTY ...); the queues of a cluster's exploration (qp, qr: packed digits, ranks), of its
-# depths (dp, dr) and of the minimality's searches (mp, mr), its boards by depth (counts);
-# a layout (lay, weight, active lines), scratch.
+# (DIRTY ...); the queues of a cluster's exploration (qp, qr, qo: packed digits, ranks,
+# cells covered), of its depths (dp, dr, do) and of the minimality's searches (mp, mr), its
+# boards by depth (counts); a layout (lay, weight, active lines), scratch.
 Work = namedtuple("Work", "marks seen dirty count qp qr dp dr mp mr counts lay weight "
-                  "active digits bars_moved lay2 weight2 comp ncomp at")
+                  "active digits bars_moved lay2 weight2 comp ncomp at qo do")
 # A job's output: each cluster's states, moves and minimal (info), farthest board (far: its
 # key, catalogue.py) and walls, and its counts (counts[spans[i]:spans[i + 1]]).
 Output = namedtuple("Output", "info far walls spans counts")
@@ -58,7 +58,8 @@ def new_work(t, ranks, queue):
                 np.empty(lines, np.int64), np.empty((lines, bars), np.bool_),
                 np.empty(lines, np.int64), np.empty(lines, np.int64),
                 np.empty((lines, most), np.int64), np.empty(lines, np.int64),
-                np.empty(lines, np.int64))
+                np.empty(lines, np.int64), np.empty(queue, np.uint64),
+                np.empty(queue, np.uint64))
 
 
 def new_output(key_words, rows, counts):
@@ -112,13 +113,12 @@ def cluster(t, kt, lay, weight, active, na, walls, p, r, work, output):
         work.dirty[count[DIRTY]] = r >> 5
         count[DIRTY] += 1
     set_mark(marks, r, SEEN)
-    qp[0], qr[0] = p, r
-    n, count[DIRTY] = explore(t, lay, weight, active, na, fixed, marks, work.dirty,
-                              count[DIRTY], qp, qr, 1, digits)
+    qp[0], qr[0], work.qo[0] = p, r, decode(t, lay, active, na, fixed, p, digits)
+    n, count[DIRTY], met = explore(t, lay, weight, active, na, marks, work.dirty,
+                                   count[DIRTY], qp, qr, work.qo, 1, dp, dr, work.do)
     if n < 0:
         return ROOM
-    most, start = depths(t, lay, weight, active, na, fixed, marks, qp, qr, n, dp, dr,
-                         work.counts, digits)
+    most, start = depths(t, lay, weight, active, na, marks, dp, dr, work.do, met, work.counts)
     far = farthest(t, lay, active, na, dp, start, n)
     goals = np.int64(kt.goals)
     solution_bars(t, lay, weight, active, na, fixed, marks, dp[far], dr[far], most, goals,

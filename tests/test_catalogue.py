@@ -185,6 +185,8 @@ def model_rows(puzzle, model, boards):
     ("rush4", None, None, None, None),
     ("blocks-3x3", "... .XX ...", ["2x1", "1x2", "1x1"], "step", "free"),
     ("lanes-4x3", ".... XX.. ....", ["2x1", "1x2", "1x3"], "line", "length"),
+    # columns longer than the rows are wide: their cells gathered in two chunks (lanes.py)
+    ("lanes-3x4", "... .XX ... ...", ["2x1", "1x2", "1x3"], "line", "length"),
 ])
 def test_every_cluster_of_a_tiny_box_is_the_plain_models(name, goal, pieces, metric, axis,
                                                           tmp_path):

@@ -12,7 +12,6 @@ counts and distances sinks, sinks.py, ask for that).
 import numpy as np
 
 from puzzledb.bfs import bitset, checkpoint, twobit
-from puzzledb.expansion.words import cur_and_unseen
 
 
 class TwoBitSearch:
@@ -90,9 +89,7 @@ class TwoBitSearch:
         """Load the checkpoint whose header is given; the samples it holds, layer by
         layer."""
         samples = checkpoint.read(directory, header, self.state.words)
-        self.state.restore()
-        if self.KORF:  # counted once, over the whole array
-            self.state.counts = cur_and_unseen(self.state.words, self.state.size)
+        self.state.restore()  # state.counts stay None: the expansion counts, as before
         return samples
 
 

@@ -95,7 +95,8 @@ def plain_layers(puzzle):
     (2, 4, "12 34 56 70"),  # four rows: jumps of three cells, three windows summed
     pytest.param(2, 4, "11 22 31 30",  # repeated pieces (the pool kernels), four rows: 37 s
                  marks=pytest.mark.slow),
-    (3, 3, "112 203 344"),  # repeated pieces, three rows
+    pytest.param(3, 3, "112 203 344",  # repeated pieces, three rows: 55 s cold
+                 marks=pytest.mark.slow),
     (4, 2, "1234 5670"),  # two rows: a jump along the column is one cell
 ])
 def test_the_plane_jumps_find_the_layers_of_a_plain_search(tmp_path, width, height, goal):

@@ -67,7 +67,11 @@ def classes_by_depth(puzzle, depth):
     return classes, out
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+# identical pieces compile kernels of their own (a lead table without a lead factor): about
+# 70 s of CPU on a fresh cache, so those two run in the slow tier
+@pytest.mark.parametrize("variant", [
+    pytest.param(v, marks=pytest.mark.slow) if v.startswith("identical") else v
+    for v in sorted(VARIANTS)])
 def test_classes_and_positions_by_depth_equal_a_plain_bfs_with_explicit_symmetry(variant):
     text, puzzle = geometric(variant)
     _, _, _, inversion = VARIANTS[variant]

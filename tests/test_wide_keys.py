@@ -295,3 +295,12 @@ def test_a_wide_build_killed_mid_run_resumes_to_the_database_a_clean_build_write
     puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
     for depth in range(len(ours["layers"])):
         LayerStore(layers, puzzle).check_layer(depth)
+
+
+def test_a_piece_set_cut_into_parts_is_searched_without_symmetry():
+    """The class kernels take each piece set's value whole: a definition whose set is cut
+    across the key's words (the megaminx's edges) is searched position by position, where
+    building its class tables failed before."""
+    puzzle = PermutationPuzzle("cut", text=cut_definition())
+    assert puzzle.symmetry_group() is None
+    assert "cut into parts" in puzzle._symmetry.describe()

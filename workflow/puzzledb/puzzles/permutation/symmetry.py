@@ -46,6 +46,10 @@ class PermutationSymmetry(SymmetryGroup):
         p = self.puzzle
         if p.spec.illegal:
             return "Illegal rules (a symmetry would have to keep them)"
+        cut = [c for c in p.layout.compiled if c.cuts]
+        if cut:  # the class kernels read and write each piece set's value whole
+            return (f"a piece set of {cut[0].count:,} values is cut into parts across the "
+                    f"key's words, which the class kernels do not take")
         return None
 
     def _find(self):

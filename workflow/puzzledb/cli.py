@@ -108,8 +108,9 @@ def _info(puzzle, args, out):
     print(f"rank space    {puzzle.rank_space()}", file=out)
     for label, text in puzzle.info_lines():
         print(f"{label:13s} {text}", file=out)
-    print(f"symmetries    {len(puzzle.symmetries()) + 1 if puzzle.symmetries() else 'none'}",
-          file=out)
+    board = len(puzzle.symmetries())  # the analyses' orbits, not the search's classes
+    print("orbits        " + (f"under {board + 1} board symmetries (summary_symmetry.csv)"
+                              if board else "none: no board symmetry keeps the goal"), file=out)
     words = puzzle.key_words
     bounds = ", ".join(f"{b:,}" for b in puzzle.key_bounds())
     print(f"key           {words} word{'s' * (words > 1)} of 64 bits (below {bounds}): "

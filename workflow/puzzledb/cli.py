@@ -221,8 +221,8 @@ def _verify(puzzle, args, out):
 
 # -- questions about positions ------------------------------------------------------------
 
-@subcommand("distance", "exact distance of a board to the goal (\"more than D\" beyond the D "
-            "stored layers of a partial database)", boards())
+@subcommand("distance", "exact distance of a board to the goal (\"more than D\" beyond a "
+            "partial database's layers 0..D)", boards())
 def _distance(puzzle, args, out):
     if isinstance(puzzle, Catalogued):
         print(len(_catalogue_route(puzzle, args)) - 1, file=out)

@@ -151,10 +151,12 @@ def _info(puzzle, args, out):
 @subcommand(
     "build", "build or resume a puzzle's database (its layers, or with --store counts its "
     "counts and samples, --store distances those and every position's depth)",
-    argument("--threads", type=int, default=None),
+    argument("--threads", type=int, default=None,
+             help="threads of the search (default: every core numba sees)"),
     argument("--memory-mb", type=int, default=DEFAULT["memory_mb"],
              help=f"refuse an in-memory search that needs more (default "
-                  f"{DEFAULT['memory_mb']}, as in config.yaml)"),
+                  f"{DEFAULT['memory_mb']}, the config's default; config.yaml's memory_mb "
+                  f"is not read)"),
     argument("--depth-limit", type=int, default=None, metavar="D",
              help="stop after depth D (a partial database); a puzzle too large for the "
                   "in-memory search is then built by the frontier search"),
@@ -195,9 +197,13 @@ def _build(puzzle, args, out):
              help="remove the first bad layer, the layers after it and the manifest, so that "
                   "the next build (snakemake, or puzzledb build) resumes from the last good "
                   "layer; a bad part of a layer written in parts: that part and the "
-                  "manifest, and the next build rebuilds the part alone"),
+                  "manifest, and the next build rebuilds the part alone; a database of "
+                  "store: counts or distances: the manifest and its files, and the next "
+                  "build searches again"),
     description="Read every layer of the stored database in full and check its order, "
-                "count, CRC-32 and definition hash against the manifest.  Exit 0 with a "
+                "count, CRC-32 and definition hash against the manifest (a database of "
+                "store: counts or distances, which keeps no layers: its manifest, its "
+                "samples and any distance table, against their CRC-32).  Exit 0 with a "
                 "one-line summary when all is well, else exit 2 naming the first bad layer "
                 "(depth and file).")
 def _verify(puzzle, args, out):
@@ -216,8 +222,8 @@ def _verify(puzzle, args, out):
 
 # -- questions about positions ------------------------------------------------------------
 
-@subcommand("distance", "exact distance of a board to the goal (\"more than D\" beyond the D "
-            "stored layers of a partial database)", boards())
+@subcommand("distance", "exact distance of a board to the goal (\"more than D\" beyond a "
+            "partial database's layers 0..D)", boards())
 def _distance(puzzle, args, out):
     if isinstance(puzzle, Catalogued):
         print(len(_catalogue_route(puzzle, args)) - 1, file=out)
@@ -276,7 +282,8 @@ def _count(puzzle, args, out):
             argument("depth", type=int),
             argument("--count", type=nonnegative, default=None,
                      help="draw this many at random"),
-            argument("--seed", type=nonnegative, default=0))
+            argument("--seed", type=nonnegative, default=0,
+                     help="seed of the random draw (default 0)"))
 def _sample(puzzle, args, out):
     with DepthDatabase.open(puzzle.name, args.results) as db:
         drawn = db.boards_at(args.depth, args.count, args.seed)

@@ -1,6 +1,6 @@
 # The frontier workflow (puzzledb.bfs.frontier): the puzzles bfs.select gives the frontier
-# search (those in `shards`, or too large for the in-memory search with a depth limit) are
-# built by a chain of steps.  A step writes one or more layers and then its record, a
+# search (those in `shards`, or too large for the in-memory search with a depth limit or a
+# sparse rank space) are built by a chain of steps.  A step writes one or more layers and then its record, a
 # checkpoint: the record says what comes next, the end or a depth fanned out into expand and
 # merge jobs whose results the next step gathers.
 

@@ -187,19 +187,12 @@ def share(args):
 def board(args):
     """The unit of work holding a board, searched alone: its cluster's row."""
     from puzzledb.puzzles.blocks import lane_search
-    from puzzledb.puzzles.blocks.lanes import units
+    from puzzledb.puzzles.blocks.lanes import unit_of, units
 
     puzzle = puzzles.get(args.name)
-    lanes, cat = puzzle.lanes, puzzle.catalogue
     given = puzzle.format(puzzle.parse(args.board))
-    pieces, _ = puzzle.pieces(puzzle.parse(args.board))
-    unit = 0
-    for row in range(cat.drawing.height):
-        content = tuple(k for k, a in sorted(pieces, key=lambda p: p[1])
-                        if a // cat.width == row and lanes.horizontal[row] and
-                        len({r for r, _ in cat.classes[k].shape}) == 1)
-        unit = unit * len(lanes.contents[row]) + list(lanes.contents[row]).index(content)
-    wall_sets, per = units(lanes)
+    unit = unit_of(puzzle, args.board)
+    wall_sets, per = units(puzzle.lanes)
     started = time.process_time()
     found, _ = lane_search.search(puzzle, unit, len(wall_sets) * per)
     seconds = time.process_time() - started

@@ -157,7 +157,7 @@ def check_layers(label, layers, reference, puzzle):
 
 def warm_up(workdir):
     """Load (or compile) the kernels both builds use, untimed."""
-    for extra in ([], ["--shards", "2", "--job-states", "20000"]):
+    for extra in ([], ["--shards", "2", "--job-states", "20000", "--symmetry", "none"]):
         shutil.rmtree(workdir, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "puzzledb.cli", "build", "eight", "--results",
                         str(workdir), *extra], check=True, capture_output=True, env=ENV)
@@ -167,7 +167,8 @@ def probe(root, cores, threads):
     """Jobs with nothing to do: eight in 2 segments, job_states 1, depths 0..8."""
     workdir = root / "probe"
     config = {"puzzles": ["eight"], "results": "results", "threads": threads,
-              "shards": {"eight": 2}, "job_states": 1, "depth_limit": {"eight": 8}}
+              "shards": {"eight": 2}, "job_states": 1, "depth_limit": {"eight": 8},
+              "symmetry": {"eight": "none"}}
     wall, before, after = snakemake(workdir, config, cores)
     jobs = jobs_of(workdir, "eight")
     report_run("overhead probe (eight, shards 2, job_states 1, depth_limit 8)", wall,
@@ -195,7 +196,8 @@ def main():
         probe(root, args.cores, args.threads)
         if args.probe_only:
             return
-        base = {"puzzles": [args.puzzle], "results": "results", "threads": args.threads}
+        base = {"puzzles": [args.puzzle], "results": "results", "threads": args.threads,
+                "symmetry": {args.puzzle: "none"}}  # layers compared position by position
         wall, before, after = snakemake(root / "memory", base, args.cores)
         jobs = jobs_of(root / "memory", args.puzzle)
         reference = {"wall": wall, "rss": max(j["rss"] for j in jobs),

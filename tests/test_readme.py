@@ -64,6 +64,11 @@ NOT_RUN = {
         "rule's two jobs and its merge (report.catalogue, what the rules' scripts call) "
         "into the user's results/ for the commands after it, and tests/test_catalogue.py "
         "compares them with a plain-Python model",
+    "snakemake --cores 2 --config 'catalogues=[rush6-fogleman]' "
+    "'catalogue_jobs={\"rush6-fogleman\": 8}'":
+        "over an hour on two cores: benchmarks/bench_catalogue.py whole runs the same jobs "
+        "and merge (docs/benchmarks.md); test_the_rush_hour_queries_run_as_the_readme_shows "
+        "builds the unit of work its query needs",
     "puzzledb peg-solutions triangle-corner --one":
         "15 s of search; the solution it shows is replayed by the rules instead "
         "(test_your_own_puzzle_runs_as_the_readme_shows)",
@@ -106,6 +111,9 @@ BLOCKS = {
     ("Your own puzzle",
      "snakemake --cores 2 --config 'catalogues=[rush5]' 'catalogue_jobs={\"rush5\": 2}'"):
         "catalogue",
+    ("Your own puzzle",
+     "snakemake --cores 2 --config 'catalogues=[rush6-fogleman]' "
+     "'catalogue_jobs={\"rush6-fogleman\": 8}'"): "rush6",
     ("Up to symmetry", "puzzledb --results sym build eight --shards 2"): "symmetry",
     ("Up to symmetry", "puzzledb build cube3 --depth-limit 6 --threads 2"): "cube3",
     ("What each store keeps: big spaces on one machine",
@@ -529,6 +537,28 @@ def test_the_catalogue_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("catalogue")
     run_block(block, tmp_path, capsys)
+
+
+@pytest.mark.slow
+def test_the_rush_hour_queries_run_as_the_readme_shows(tmp_path, capsys, monkeypatch):
+    """The 6x6 box's queries.  Its whole catalogue takes over an hour (NOT_RUN); the unit of
+    work holding Fogleman's 51-move board (lanes.unit_of), searched alone (about 10 s) and
+    merged, holds the one cluster of 51 moves the whole run found, so the query of 51 moves
+    prints the row the whole catalogue gives."""
+    from puzzledb.puzzles.blocks.lanes import unit_of, units
+    from puzzledb.report.catalogue import merge, search_part
+
+    rush6 = puzzles.get("rush6-fogleman")
+    unit = unit_of(rush6, "BCDDE. BCF.EG B.FXXG HHHI.G ..JIKK LLJMM.")
+    wall_sets, rows = units(rush6.lanes)
+    part = paths.catalogue_part(tmp_path / "results", rush6.name, unit, len(wall_sets) * rows)
+    search_part(rush6, unit, len(wall_sets) * rows, part)
+    merge(rush6, [part], paths.catalogue(tmp_path / "results", rush6.name),
+          paths.catalogue_summary(tmp_path / "results", rush6.name))
+    monkeypatch.chdir(tmp_path)
+    [block] = blocks_of("rush6")
+    run_block(block, tmp_path, capsys)
+    assert (tmp_path / "rush6.svg").read_text().startswith("<svg")
 
 
 def test_sliding_blocks_run_as_the_readme_shows(tmp_path, capsys, monkeypatch,

@@ -627,7 +627,8 @@ log "reference: puzzledb build $PUZZLE (in memory, locally)"
     die "the in-memory build failed (see $WORKDIR/reference.log)"
 
 printf '%s\n' "puzzles: [$PUZZLE]" "results: results" "threads: $THREADS" \
-    "shards: {$PUZZLE: $SHARDS}" "job_states: $JOB_STATES" >"$WORKDIR/config.yaml"
+    "shards: {$PUZZLE: $SHARDS}" "symmetry: {$PUZZLE: none}" "job_states: $JOB_STATES" \
+    >"$WORKDIR/config.yaml"
 LOG=$WORKDIR/snakemake.log
 CTLD_FROM=$(stat -c %s "$CTLD_LOG")
 log "snakemake --executor slurm --workflow-profile $PROFILE results/$PUZZLE/layers/manifest.json ${EXTRA[*]} (in $WORKDIR, log $LOG)"

@@ -113,8 +113,12 @@ def _info(puzzle, args, out):
                               if board else "none: no board symmetry keeps the goal"), file=out)
     words = puzzle.key_words
     bounds = ", ".join(f"{b:,}" for b in puzzle.key_bounds())
-    print(f"key           {words} word{'s' * (words > 1)} of 64 bits (below {bounds}): "
-          f"{8 * words} bytes a stored state before compression", file=out)
+    if words == 1 and not puzzle.ranks_fit:  # a sliding board past 2^64 (the 24-puzzle)
+        print("key           none: its ranks pass 64 bits, and this family has no wider key",
+              file=out)
+    else:
+        print(f"key           {words} word{'s' * (words > 1)} of 64 bits (below {bounds}): "
+              f"{8 * words} bytes a stored state before compression", file=out)
     if words > 1:
         print(f"search memory frontier search only (keys of {words} words: no in-memory "
               f"search), a job's bounded by its piece or segment; a prefix with depth_limit "

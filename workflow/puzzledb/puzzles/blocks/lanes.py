@@ -163,7 +163,7 @@ class Lanes:
         return [("layouts", f"{len(wall_sets) * rows:,} units of work (a choice of each "
                             f"row's bars{' and of the walls' if self.cat.walls else ''}), a "
                             f"layout at most {ranks:,} boards"),
-                ("job memory", f"{ranks * 3 / 8 / 2**20:,.0f} MiB of marks (three bits a "
+                ("job memory", f"{ranks * 3 / 8 / 2**20:,.1f} MiB of marks (three bits a "
                                f"board of the largest layout), 64 bytes a board of the "
                                f"largest cluster (its queues, doubled as needed), and 40 "
                                f"bytes a cluster found and 4 a distance count"),
@@ -312,3 +312,19 @@ def units(lanes):
                  if not s or c > s[-1]]
     rows = prod(len(lanes.contents[i]) for i in range(cat.drawing.height))
     return np.array([sum(1 << c for c in s) for s in sets], np.uint64), rows
+
+
+def unit_of(puzzle, board):
+    """The unit of work (units' numbering) holding a board of a lane catalogue without
+    walls: the contents of its rows (each row's horizontal bars, left to right)."""
+    lanes, cat = puzzle.lanes, puzzle.catalogue
+    if cat.walls:
+        raise ValueError(f"{puzzle.name}: the unit of a board is found without walls only")
+    pieces, _ = puzzle.pieces(puzzle.parse(board))
+    unit = 0
+    for row in range(cat.drawing.height):
+        content = tuple(k for k, a in sorted(pieces, key=lambda p: p[1])
+                        if a // cat.width == row and lanes.horizontal[row] and
+                        len({r for r, _ in cat.classes[k].shape}) == 1)
+        unit = unit * len(lanes.contents[row]) + list(lanes.contents[row]).index(content)
+    return unit

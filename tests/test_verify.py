@@ -108,6 +108,15 @@ def test_the_stores_own_chunk_decoding_reads_what_hdf5_reads(tmp_path):
             assert layer.ranks(5, 3).size == 0
             assert np.array_equal(layer.ranks_between(1000, 90_000),
                                   ranks[(ranks >= 1000) & (ranks < 90_000)])
+            # membership over every chunk at once (decoded a batch at a time, in threads)
+            queries = rng.integers(0, EIGHT.size, 5_000).astype(np.uint64)
+            assert np.array_equal(layer.contains_many(queries), np.isin(queries, ranks))
+    data = bytearray(store.path(3).read_bytes())  # a chunk's bytes flipped: one line, named
+    middle = len(data) // 2
+    data[middle:middle + 64] = bytes(255 - b for b in data[middle:middle + 64])
+    store.path(3).write_bytes(bytes(data))
+    with Layer(store.path(3)) as layer, pytest.raises(LayerError, match="corrupt layer file"):
+        layer.contains_many(np.arange(0, EIGHT.size, 7, dtype=np.uint64))
 
 
 def test_verify_reports_its_progress_rank_by_rank_up_to_the_total(eight_database):

@@ -25,6 +25,7 @@ from puzzledb.store.integrity import check_crc, crc32
 
 CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompresses
 CACHED_CHUNKS = 4  # decoded chunks a reader keeps (Layer.ranks)
+DECODE_BATCH = 16  # chunks a membership test decodes at a time (8 MiB of keys)
 # HDF5's shuffle then deflate, the standard filters every HDF5 reader decodes.  The writer
 # applies them itself and hands HDF5 the finished chunks: chunks shuffled by numpy and
 # deflated by ISA-L (isal, the zlib stream format, about 6 times as fast as zlib's level 1
@@ -248,13 +249,32 @@ class Layer:
             return member[inverse]
         chunk_of = keys.searchsorted(self._index, queries, side="right") - 1
         starts = np.flatnonzero(np.diff(chunk_of, prepend=-2))
-        for a, b in zip(starts, list(starts[1:]) + [len(queries)]):
-            c = chunk_of[a]
-            if c < 0:
-                continue
-            block = self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
+        spans = [(int(chunk_of[a]), a, b) for a, b in zip(starts, [*starts[1:], len(queries)])
+                 if chunk_of[a] >= 0]
+        for (a, b), block in zip([span[1:] for span in spans],
+                                 self._chunks([span[0] for span in spans])):
             member[a:b] = keys.member(block, queries[a:b])
         return member[inverse]
+
+    def _chunks(self, cs):
+        """The keys of each chunk of cs (chunk numbers, ascending), in order: a lone chunk
+        by ranks() (its cache), more a batch at a time, read raw and decoded in POOL's
+        threads (the deepest positions' routes touch thousands of chunks of a layer)."""
+        if len(cs) <= 1 or not self._direct:
+            for c in cs:
+                yield self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
+            return
+        for i in range(0, len(cs), DECODE_BATCH):
+            batch = cs[i:i + DECODE_BATCH]
+            try:
+                raw = [self._raw_chunk(c) for c in batch]
+                decoded = list(POOL.map(lambda data: decode_chunk(data, self.words), raw))
+            except _Unfiltered:
+                decoded = [self._ranks[c * CHUNK:(c + 1) * CHUNK] for c in batch]
+            except (OSError, ValueError, isal_zlib.error) as err:
+                raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
+            for c, block in zip(batch, decoded):
+                yield block[:self.count - c * CHUNK]
 
     def verify(self, bounds=None, progress=None):
         """Read everything back: as many keys as the file says, strictly ascending, each

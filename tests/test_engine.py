@@ -5,6 +5,7 @@ search holds the memory memory.py states; a second build in a new process compil
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -202,9 +203,11 @@ def test_a_board_whose_rank_tables_would_be_too_large_is_expanded_state_by_state
 
 
 BUILD_AND_LIST_COMPILED = """
-import gc, tempfile
+import gc, sys, tempfile
 from numba.core.dispatcher import Dispatcher
 from puzzledb import puzzles
+sys.path.insert(0, sys.argv[1])  # the tests' own helpers
+from building import build_in_memory
 
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
 boards = [puzzles.get(name) for name in ("eight", "fifteen-6colour", "flipit-square", "hoppers")]
@@ -223,8 +226,9 @@ def test_a_second_build_in_a_new_process_compiles_no_kernel():
     # one board of each kernel family: distinct tiles and repeated pieces (plane kernels),
     # flip-it (the generic step), pegs (graded), domino; the first run may fill the cache
     def compiled_by_a_build():
-        return subprocess.run([sys.executable, "-c", BUILD_AND_LIST_COMPILED], check=True,
-                              capture_output=True, text=True).stdout.strip()
+        return subprocess.run([sys.executable, "-c", BUILD_AND_LIST_COMPILED,
+                               str(Path(__file__).parent)], check=True, capture_output=True,
+                              text=True).stdout.strip()
 
     compiled_by_a_build()
     assert compiled_by_a_build() == "[]"

@@ -163,7 +163,6 @@ class Layer:
             ends = {first, last}
             cached = {c: self._cache.pop(c) for c in ends if c in self._cache}
             todo = [c for c in range(first, last + 1) if c not in cached]
-            raw = [self._raw_chunk(c) for c in todo]
             out = np.empty((stop - start, *self._row), dtype=np.uint64)
 
             def fill(c, chunk):  # chunk c's part of out; chunk itself if it is an end
@@ -173,19 +172,25 @@ class Layer:
 
             for c, chunk in cached.items():
                 fill(c, chunk)
-            if len(todo) == 1:  # a lookup: no thread
-                decoded = [fill(todo[0], decode_chunk(raw[0], self.words))]
-            else:
-                decoded = POOL.map(lambda c, data: fill(c, decode_chunk(data, self.words)),
-                                   todo, raw)
-            for c, chunk in [*cached.items(), *zip(todo, decoded)]:
+            for c, chunk in [*cached.items(), *zip(todo, self._decoded(todo, fill))]:
                 if chunk is not None:
                     self._keep(c, chunk)
             return out
         except _Unfiltered:
             return self._ranks[start:stop]
         except (OSError, ValueError, isal_zlib.error) as err:
-            raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
+            raise self._corrupt(err) from None
+
+    def _decoded(self, cs, each=lambda c, chunk: chunk):
+        """each(c, chunk c decoded) for the chunks cs, in order: read raw, then decoded by
+        this module, in POOL's threads when there are more than one (a lookup: no thread)."""
+        raw = [self._raw_chunk(c) for c in cs]
+        if len(cs) == 1:
+            return [each(cs[0], decode_chunk(raw[0], self.words))]
+        return POOL.map(lambda c, data: each(c, decode_chunk(data, self.words)), cs, raw)
+
+    def _corrupt(self, err):
+        return LayerError(f"corrupt layer file {self.path}: {one_line(err)}")
 
     def _raw_chunk(self, c):
         mask, data = self._ranks.id.read_direct_chunk((c * CHUNK, *(0,) * len(self._row)))
@@ -249,17 +254,16 @@ class Layer:
             return member[inverse]
         chunk_of = keys.searchsorted(self._index, queries, side="right") - 1
         starts = np.flatnonzero(np.diff(chunk_of, prepend=-2))
-        spans = [(int(chunk_of[a]), a, b) for a, b in zip(starts, [*starts[1:], len(queries)])
-                 if chunk_of[a] >= 0]
-        for (a, b), block in zip([span[1:] for span in spans],
-                                 self._chunks([span[0] for span in spans])):
+        spans = [(a, b) for a, b in zip(starts, [*starts[1:], len(queries)]) if chunk_of[a] >= 0]
+        blocks = self._chunks([int(chunk_of[a]) for a, _ in spans])
+        for (a, b), block in zip(spans, blocks):
             member[a:b] = keys.member(block, queries[a:b])
         return member[inverse]
 
     def _chunks(self, cs):
         """The keys of each chunk of cs (chunk numbers, ascending), in order: a lone chunk
-        by ranks() (its cache), more a batch at a time, read raw and decoded in POOL's
-        threads (the deepest positions' routes touch thousands of chunks of a layer)."""
+        by ranks() (its cache), more a batch at a time decoded in threads (_decoded: the
+        deepest positions' routes touch thousands of chunks of a layer)."""
         if len(cs) <= 1 or not self._direct:
             for c in cs:
                 yield self.ranks(c * CHUNK, min(self.count, (c + 1) * CHUNK))
@@ -267,12 +271,11 @@ class Layer:
         for i in range(0, len(cs), DECODE_BATCH):
             batch = cs[i:i + DECODE_BATCH]
             try:
-                raw = [self._raw_chunk(c) for c in batch]
-                decoded = list(POOL.map(lambda data: decode_chunk(data, self.words), raw))
+                decoded = list(self._decoded(batch))
             except _Unfiltered:
                 decoded = [self._ranks[c * CHUNK:(c + 1) * CHUNK] for c in batch]
             except (OSError, ValueError, isal_zlib.error) as err:
-                raise LayerError(f"corrupt layer file {self.path}: {one_line(err)}") from None
+                raise self._corrupt(err) from None
             for c, block in zip(batch, decoded):
                 yield block[:self.count - c * CHUNK]
 

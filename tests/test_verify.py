@@ -15,7 +15,7 @@ from puzzledb import puzzles
 from puzzledb.cli import main
 from puzzledb.errors import LayerError
 from puzzledb.store.layer import Layer
-from puzzledb.store.layers import LayerStore
+from puzzledb.store.layers import LayerStore, write_ranks
 
 EIGHT = puzzles.get("eight")
 
@@ -81,6 +81,20 @@ def test_the_layers_read_back_through_hdf5s_own_gzip_filter_and_each_chunk_throu
         raw = [np.frombuffer(zlib.decompress(c), np.uint8).reshape(8, -1).T.copy().view("<u8")
                for c in chunked]
         assert np.array_equal(np.concatenate(raw).ravel()[: ranks.size], ranks)
+
+
+def test_keys_of_every_byte_and_rows_of_two_words_read_back_through_hdf5s_own_filters(
+        tmp_path):
+    # the writer shuffles the bytes itself (a compiled loop): HDF5's unshuffle must give
+    # back keys whose eight bytes all vary, and a wide key's rows, across chunks
+    rng = np.random.default_rng(11)
+    keys = np.unique(rng.integers(0, 2**64 - 1, 150_000, dtype=np.uint64))
+    rows = np.unique(rng.integers(0, 2**64 - 1, (70_000, 2), dtype=np.uint64), axis=0)
+    for name, data, words in (("one", keys, 1), ("two", rows, 2)):
+        path = tmp_path / f"{name}.h5"
+        write_ranks(path, np.array_split(data, 3), len(data), {}, "0" * 16, name, words=words)
+        with h5py.File(path) as f:
+            assert np.array_equal(f["ranks"][:], data)
 
 
 def test_the_stores_own_chunk_decoding_reads_what_hdf5_reads(tmp_path):

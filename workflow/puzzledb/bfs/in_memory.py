@@ -103,7 +103,7 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     depth_limit = plan.depth_limit
     compiling = time.perf_counter()
     search = sink.new_search()
-    load_kernels(puzzle, search.kernels(), sink.query_kernels(), log)
+    load_kernels(puzzle, search.kernels() + sink.write_kernels(), sink.query_kernels(), log)
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
     try:

@@ -26,6 +26,7 @@ from puzzledb.bfs import checkpoint
 from puzzledb.bfs.distances import depth_search
 from puzzledb.bfs.labels import route_kernels, table_kernels
 from puzzledb.bfs.searches import GradedSearch, TwoBitSearch
+from puzzledb.compiled import shuffle
 from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES
 
 
@@ -73,6 +74,10 @@ class LayerSink:
             self.infos.append(self.store.write_layer(0, [goals], goals.size))
         return self.infos[-1].depth
 
+    def write_kernels(self):
+        """What writing a layer calls (loaded with the search's kernels, before its clock)."""
+        return shuffle.KERNELS
+
     def query_kernels(self):
         """What the queries of this store will call, as (kernel, arguments) pairs
         (compiled.prepare): compiled by the build, so that a first query only loads them
@@ -117,6 +122,9 @@ class CountSink(LayerSink):
 
     def new_search(self):
         return TwoBitSearch(self.puzzle)
+
+    def write_kernels(self):
+        return []  # no layer written
 
     def query_kernels(self):
         return []  # no query of routes: they need the layers

@@ -6,9 +6,9 @@ of every chunk, so a lookup reads one chunk); attributes puzzle, depth, count, c
 ranks as little-endian uint64), definition_hash, format_version.  A puzzle whose keys are W
 >= 2 words (puzzledb/keys.py) stores them as rows: `ranks` of shape (count, W), rows
 ascending (word 0 first), chunks of CHUNK rows, `index` of shape (chunks, W), the CRC-32 of
-the rows' words in order.  This module encodes and
-decodes the chunks itself (encode_chunk, decode_chunk: numpy shuffles, ISA-L deflates and
-inflates, in POOL's threads); the store (layers.py) writes the files and keeps the manifest.
+the rows' words in order.  This module encodes and decodes the chunks itself (encode_chunk,
+decode_chunk: a compiled loop shuffles, numpy unshuffles, ISA-L deflates and inflates, in
+POOL's threads); the store (layers.py) writes the files and keeps the manifest.
 """
 
 import os
@@ -27,10 +27,11 @@ CHUNK = 1 << 16  # ranks per HDF5 chunk: 512 KiB raw, the unit a lookup decompre
 CACHED_CHUNKS = 4  # decoded chunks a reader keeps (Layer.ranks)
 DECODE_BATCH = 16  # chunks a membership test decodes at a time (8 MiB of keys)
 # HDF5's shuffle then deflate, the standard filters every HDF5 reader decodes.  The writer
-# applies them itself and hands HDF5 the finished chunks: chunks shuffled by numpy and
-# deflated by ISA-L (isal, the zlib stream format, about 6 times as fast as zlib's level 1
-# for files about a fifth larger; docs/benchmarks.md), in parallel threads, both without the
-# GIL.  Deflate's own Adler-32 catches a corrupt chunk when it is read.
+# applies them itself and hands HDF5 the finished chunks: chunks shuffled by a compiled loop
+# (compiled/shuffle.py) and deflated by ISA-L (isal, the zlib stream format, about 6 times
+# as fast as zlib's level 1 for files about a fifth larger; docs/benchmarks.md), in
+# parallel threads, both without the GIL.  Deflate's own Adler-32 catches a corrupt chunk
+# when it is read.
 FILTERS = dict(compression="gzip", compression_opts=1, shuffle=True)
 DEFLATE_LEVEL = 1  # isal's levels 0-3; 1 is its fastest that still compresses well
 COMPRESS_THREADS = 2
@@ -50,11 +51,13 @@ def ranks_crc(ranks, crc=0):
 def encode_chunk(ranks):
     """One full HDF5 chunk (zero-padded) as the shuffle+deflate filters would store it."""
     if len(ranks) < CHUNK:
-        padded = np.zeros((CHUNK, *ranks.shape[1:]), dtype="<u8")
+        padded = np.zeros((CHUNK, *ranks.shape[1:]), dtype=np.uint64)
         padded[: len(ranks)] = ranks
         ranks = padded
-    shuffled = np.ascontiguousarray(ranks.astype("<u8", copy=False).view(np.uint8)
-                                    .reshape(ranks.size, 8).T)
+    from puzzledb.compiled.shuffle import shuffle  # numba, loaded by a writer only
+
+    shuffled = np.empty(ranks.size * 8, dtype=np.uint8)
+    shuffle(np.ascontiguousarray(ranks, dtype=np.uint64).reshape(-1), shuffled)
     return isal_zlib.compress(shuffled, DEFLATE_LEVEL)
 
 

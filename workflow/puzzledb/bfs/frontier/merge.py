@@ -15,7 +15,12 @@ from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import work_files
 from puzzledb.bfs.memory import MERGE_WINDOW
-from puzzledb.compiled import concurrency_kernels, concurrent_parallel_kernels, prepare
+from puzzledb.compiled import (
+    concurrency_kernels,
+    concurrent_parallel_kernels,
+    prepare,
+    shuffle,
+)
 from puzzledb.store.files import write_text
 
 PART_ENTRY = "part.json"  # in a merge job's directory: its part's entry (LayerStore.write_part)
@@ -29,7 +34,7 @@ def merge_job(plan, depth, part, parts, expanded, out, log=None):
     probe) is loaded, or compiled, first, as a step job's is."""
     words = plan.puzzle.key_words
     kernels, compiled = prepare(workfiles.kernels(words) + segment.kernels(words)
-                                + concurrency_kernels())
+                                + concurrency_kernels() + shuffle.KERNELS)
     if log is not None:
         log(f"{plan.puzzle.name}: depth {depth}, part {part} of {parts}: {kernels} kernels "
             f"loaded first ({compiled} compiled)")

@@ -17,7 +17,7 @@ from puzzledb.bfs.frontier.merge import gather_layer, merge_layer, open_pieces
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
 from puzzledb.bfs.memory import search_bytes
-from puzzledb.compiled import concurrency_kernels, prepare
+from puzzledb.compiled import concurrency_kernels, prepare, shuffle
 from puzzledb.store.files import write_text
 from puzzledb.errors import LayerError
 from puzzledb.store.directory import LayerInfo
@@ -84,7 +84,7 @@ class Step:
         kernels, compiled = prepare(self.dense.kernels(self.budget)
                                     + SegmentGrouping.kernels(self.puzzle)
                                     + workfiles.kernels(words) + segment.kernels(words)
-                                    + concurrency_kernels())
+                                    + concurrency_kernels() + shuffle.KERNELS)
         log(f"{self.puzzle.name}: {kernels} kernels of the frontier search ready in "
             f"{time.perf_counter() - began:.2f} s ({compiled} compiled)")
 

@@ -2,11 +2,13 @@
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
+import yaml
 
 from building import build_in_memory
-from puzzledb import puzzles
+from puzzledb import puzzles, yamltext
 from puzzledb.store.layers import LayerStore
 
 from conftest import assert_one_line_error, puzzledb_cli, run_snakemake
@@ -137,6 +139,21 @@ def test_invalid_config_is_one_line_error(config, fragment):
     with pytest.raises(ConfigError) as error:
         check_config(config)
     assert fragment in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_config_file_that_is_not_yaml_is_one_line_naming_it(tmp_path):
+    # read by libyaml where PyYAML has it (yamltext.py): its error is one line too
+    path = tmp_path / "config.yaml"
+    path.write_text("puzzles: [eight\ndefine: {")
+    result = puzzledb_cli("--config", str(path), "info", "eight")
+    assert_one_line_error(result, f"{path}: not a readable YAML file (")
+
+
+def test_the_c_loader_reads_the_shipped_yaml_as_pyyaml_does():
+    root = Path(__file__).resolve().parent.parent
+    for path in (root / "config.yaml", root / "workflow/puzzledb/schemas/config.schema.yaml",
+                 root / "workflow/puzzledb/puzzles/builtin.yaml"):
+        assert yamltext.load(path.read_text()) == yaml.safe_load(path.read_text()), path
 
 
 def test_a_search_the_puzzle_cannot_have_is_blamed_on_the_key_that_chose_it(monkeypatch):

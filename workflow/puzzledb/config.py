@@ -9,9 +9,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-import yaml
-
-from puzzledb import puzzles
+from puzzledb import puzzles, yamltext
 from puzzledb.bfs import select
 from puzzledb.errors import BudgetError, ChoiceError, ConfigError, PuzzleError
 from puzzledb.puzzles.capabilities import Catalogued
@@ -24,7 +22,7 @@ SCHEMA = files("puzzledb") / "schemas" / "config.schema.yaml"
 
 @cache
 def schema():
-    return yaml.safe_load(SCHEMA.read_text())
+    return yamltext.load(SCHEMA.read_text())
 
 
 def defaults():
@@ -240,8 +238,8 @@ def load_definitions(path, required=True):
             raise ConfigError(f"{path}: no such config file")
         return {}
     try:
-        document = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as err:
+        document = yamltext.load(path.read_text()) or {}
+    except (OSError, yamltext.Error) as err:
         raise ConfigError(f"{path}: not a readable YAML file "
                           f"({' '.join(str(err).split())})") from None
     if not isinstance(document, dict):

@@ -13,8 +13,7 @@ import inspect
 from importlib.resources import files
 from pathlib import Path
 
-import yaml
-
+from puzzledb import yamltext
 from puzzledb.errors import ConfigError, DefinitionError
 from puzzledb.puzzles.blocks import blocks
 from puzzledb.puzzles.domino.puzzle import DominoPuzzle
@@ -28,7 +27,7 @@ FAMILIES = {"sliding": SlidingPuzzle, "domino": DominoPuzzle, "flipit": FlipItPu
 
 # read as package data, so that an installed wheel finds it as a source tree does
 BUILTIN_FILE = files("puzzledb.puzzles") / "builtin.yaml"
-BUILTIN = yaml.safe_load(BUILTIN_FILE.read_text())
+BUILTIN = yamltext.load(BUILTIN_FILE.read_text())
 
 
 def parameters(family):

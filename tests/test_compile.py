@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, puzzledb_cli
 
 # A dense toy of 4! * 3^3 = 648 ranks (its corners' twists sum to zero: 648 / 3 reached):
 # its widest layers outnumber what is left unseen, so the search goes backward too.
@@ -189,6 +189,19 @@ def test_no_kernel_is_loaded_or_compiled_inside_a_frontier_step(tmp_path):
     run = subprocess.run([sys.executable, "-c", FRONTIER, str(config_file(tmp_path)),
                           json.dumps(jobs)], capture_output=True, text=True, check=True)
     assert json.loads(run.stdout) == {"toy": [], "eight": []}
+
+
+def test_a_second_frontier_build_in_a_new_process_compiles_nothing(tmp_path):
+    """Every kernel a frontier step loads is in the cache after a first build: the threading
+    layer's probe too (uncached, it was compiled again in every step and merge job)."""
+    logs = []
+    for run in ("first", "second"):
+        result = puzzledb_cli("--results", str(tmp_path / run), "build", "eight", "--shards", "2")
+        assert result.returncode == 0, result.stderr
+        logs.append(result.stderr)
+    ready = [line for line in logs[1].splitlines()
+             if "kernels of the frontier search ready" in line]
+    assert ready and all(line.endswith("(0 compiled)") for line in ready), ready
 
 
 # A merge job in a fresh process, as the workflow runs it: every kernel taken on once it

@@ -146,23 +146,21 @@ def set_threads(threads):
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
-@numba.njit(parallel=True, cache=False)
-def _one_parallel_loop(out):
-    for i in numba.prange(out.size):
-        out[i] = i
-
-
 def concurrency_kernels():
-    """concurrent_parallel_kernels' loop as kernels() pairs (prepare): not cached, it is
-    compiled in every process that asks, best before a clock starts."""
-    return [(_one_parallel_loop, (np.empty(1, np.int64),))]
+    """concurrent_parallel_kernels' loop as kernels() pairs (prepare), loaded before a
+    clock starts (threads.py)."""
+    from puzzledb.compiled.threads import one_parallel_loop
+
+    return [(one_parallel_loop, (np.empty(1, np.int64),))]
 
 
 def concurrent_parallel_kernels():
     """Whether parallel kernels may run in several Python threads at once: numba's threading
     layer is OpenMP or TBB (its own workqueue layer aborts the process when two threads
     launch parallel loops together).  The layer is chosen at the first parallel loop."""
-    _one_parallel_loop(np.empty(1, np.int64))
+    from puzzledb.compiled.threads import one_parallel_loop
+
+    one_parallel_loop(np.empty(1, np.int64))
     return numba.threading_layer() != "workqueue"
 
 

@@ -19,10 +19,17 @@ from puzzledb.puzzles.symmetric import SymmetryGroup
 
 # the base tables' fields, and the symmetries' (one flat namedtuple: numba's parallel loops
 # take no nested one): cell maps, their inverses and renamings (one row each), how many,
-# where the kernel's scratch starts in its work array
+# where the kernel's scratch starts in its work array.  Each class a module attribute of its
+# own name: numba's cache pickles a kernel's argument types, a class by its module and name,
+# and a class it cannot find there leaves the kernel uncached (made in a dict comprehension,
+# these were: the frontier's layer_neighbours compiled again in every process, 8 s)
 SYMMETRY_FIELDS = ("sy_cells", "sy_back", "sy_rename", "sy_count", "sy_work")
-SYMMETRIC = {base: namedtuple(f"Symmetric{base.__name__}", base._fields + SYMMETRY_FIELDS)
-             for base in (PermutationTables, MultisetTables)}
+SymmetricPermutationTables = namedtuple("SymmetricPermutationTables",
+                                        PermutationTables._fields + SYMMETRY_FIELDS)
+SymmetricMultisetTables = namedtuple("SymmetricMultisetTables",
+                                     MultisetTables._fields + SYMMETRY_FIELDS)
+SYMMETRIC = {PermutationTables: SymmetricPermutationTables,
+             MultisetTables: SymmetricMultisetTables}
 
 
 def renamed_maps(puzzle):

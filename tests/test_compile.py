@@ -170,10 +170,15 @@ def load(self, log, _load=step.Step._load_kernels):
 
 
 step.Step._load_kernels = load
+from puzzledb.puzzles.symmetric import Classes
+
 found = {}
 for name, directory in json.loads(sys.argv[2]):
     inside.clear()
-    search = Frontier(puzzles.get(name), f"{directory}/layers", f"{directory}/work", 4, 1 << 20)
+    puzzle = puzzles.get(name.removesuffix(" by classes"))
+    if name.endswith(" by classes"):  # its canonical keys and class sizes declared too
+        puzzle = Classes(puzzle, puzzle.symmetry_group())
+    search = Frontier(puzzle, f"{directory}/layers", f"{directory}/work", 4, 1 << 20)
     search.within(2000).step(0, log=lambda line: None)
     searching[0] = False
     found[name] = list(inside)
@@ -183,12 +188,14 @@ print(json.dumps(found))
 
 def test_no_kernel_is_loaded_or_compiled_inside_a_frontier_step(tmp_path):
     """A frontier step job loads what its depths may call before its clock: its dense
-    depths' marking (the toy's rows, the eight's planes) and both phases through work
-    files (the toy's and the eight's first depths)."""
-    jobs = [(name, str(tmp_path / name)) for name in ("toy", "eight")]
+    depths' marking (the toy's rows, the eight's planes), both phases through work files
+    (the toy's and the eight's first depths), and by classes their canonical keys and
+    sizes (the eight under its transpose)."""
+    names = ("toy", "eight", "eight by classes")
+    jobs = [(name, str(tmp_path / name.replace(" ", "-"))) for name in names]
     run = subprocess.run([sys.executable, "-c", FRONTIER, str(config_file(tmp_path)),
                           json.dumps(jobs)], capture_output=True, text=True, check=True)
-    assert json.loads(run.stdout) == {"toy": [], "eight": []}
+    assert json.loads(run.stdout) == {name: [] for name in names}
 
 
 def test_a_second_frontier_build_in_a_new_process_compiles_nothing(tmp_path):

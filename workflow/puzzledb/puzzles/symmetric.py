@@ -41,6 +41,17 @@ class SymmetryGroup:
         import_module(self.kernels).class_sizes(keys, self.tables(), out)
         return out
 
+    def kernel_calls(self, words):
+        """canonical and class_sizes as (kernel, arguments) pairs (compiled.prepare), for
+        keys of `words` words: loaded before a frontier job's clock, since the job weighs
+        every layer it writes and canonicalises its goals (compiled inside its first search
+        on a fresh cache before)."""
+        module = import_module(self.kernels)
+        sample = np.zeros((1, words) if words > 1 else 1, dtype=np.uint64)
+        counts = np.zeros(1, dtype=np.int64)
+        return [(module.canonical_keys, (sample, self.tables(), np.empty_like(sample), counts)),
+                (module.class_sizes, (sample, self.tables(), counts))]
+
     def members(self, keys):
         """Each key's images under the group's elements, `order` a key in a row of the
         result (a key array of len(keys) x order keys): every member of its class, each as
@@ -119,3 +130,9 @@ class Classes(Puzzle):
 
     def route_moves(self, ranks):
         return self.base.route_moves(ranks)
+
+
+def class_kernels(puzzle):
+    """What a frontier job calls on the classes of `puzzle` (SymmetryGroup.kernel_calls),
+    loaded with its other kernels; none for a puzzle searched position by position."""
+    return puzzle.group.kernel_calls(puzzle.key_words) if puzzle.symmetric else []

@@ -21,6 +21,7 @@ from puzzledb.compiled import (
     prepare,
     shuffle,
 )
+from puzzledb.puzzles.symmetric import class_kernels
 from puzzledb.store.files import write_text
 
 PART_ENTRY = "part.json"  # in a merge job's directory: its part's entry (LayerStore.write_part)
@@ -34,7 +35,8 @@ def merge_job(plan, depth, part, parts, expanded, out, log=None):
     probe) is loaded, or compiled, first, as a step job's is."""
     words = plan.puzzle.key_words
     kernels, compiled = prepare(workfiles.kernels(words) + segment.kernels(words)
-                                + concurrency_kernels() + shuffle.KERNELS)
+                                + concurrency_kernels() + shuffle.KERNELS
+                                + class_kernels(plan.puzzle))
     if log is not None:
         log(f"{plan.puzzle.name}: depth {depth}, part {part} of {parts}: {kernels} kernels "
             f"loaded first ({compiled} compiled)")

@@ -18,6 +18,7 @@ from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
 from puzzledb.bfs.memory import search_bytes
 from puzzledb.compiled import concurrency_kernels, prepare, shuffle
+from puzzledb.puzzles.symmetric import class_kernels
 from puzzledb.store.files import write_text
 from puzzledb.errors import LayerError
 from puzzledb.store.directory import LayerInfo
@@ -84,7 +85,8 @@ class Step:
         kernels, compiled = prepare(self.dense.kernels(self.budget)
                                     + SegmentGrouping.kernels(self.puzzle)
                                     + workfiles.kernels(words) + segment.kernels(words)
-                                    + concurrency_kernels() + shuffle.KERNELS)
+                                    + concurrency_kernels() + shuffle.KERNELS
+                                    + class_kernels(self.puzzle))
         log(f"{self.puzzle.name}: {kernels} kernels of the frontier search ready in "
             f"{time.perf_counter() - began:.2f} s ({compiled} compiled)")
 

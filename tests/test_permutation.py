@@ -20,8 +20,9 @@ from puzzledb.bfs.searches import TwoBitSearch
 from puzzledb.config import check_config
 from puzzledb.expansion.words import cur_and_unseen
 from puzzledb.errors import BoardError, BudgetError, ConfigError
-from puzzledb.puzzles.permutation import kernels, ranks
+from puzzledb.puzzles.permutation import kernels
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
+from puzzledb.puzzles.permutation.rows import rank_rows, unrank_rows
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import open_layer_file
 
@@ -328,16 +329,16 @@ def test_the_ranks_of_distinct_pieces_are_their_lexicographic_order():
     against itertools' lexicographic order, and a plain count of the permutations before
     a row on 13 pieces."""
     every = np.array(list(itertools.permutations(range(6))), dtype=np.int64)
-    assert (ranks.rank_rows(every, (1,) * 6) == np.arange(len(every))).all()
-    assert (ranks.unrank_rows(np.arange(len(every)), (1,) * 6) == every).all()
+    assert (rank_rows(every, (1,) * 6) == np.arange(len(every))).all()
+    assert (unrank_rows(np.arange(len(every)), (1,) * 6) == every).all()
     rows = np.array([np.random.default_rng(n).permutation(13) for n in range(200)])
-    values = ranks.rank_rows(rows, (1,) * 13)
+    values = rank_rows(rows, (1,) * 13)
 
     def before(row):  # the permutations starting as row does up to i, then a smaller piece
         return sum(sorted(row[i:]).index(row[i]) * math.factorial(12 - i) for i in range(13))
 
     assert values.tolist() == [before(row.tolist()) for row in rows]
-    assert (ranks.unrank_rows(values, (1,) * 13) == rows).all()
+    assert (unrank_rows(values, (1,) * 13) == rows).all()
 
 
 def test_the_search_keeps_the_counts_a_pass_over_the_array_would_give(tmp_path):

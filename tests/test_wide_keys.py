@@ -22,7 +22,7 @@ from puzzledb import keys
 from puzzledb.bfs import select
 from puzzledb.errors import ChoiceError
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
-from puzzledb.puzzles.permutation.ranks import component_rows, component_values, parity_rows
+from puzzledb.puzzles.permutation.rows import component_rows, component_values, parity_rows
 from puzzledb.query.database import DepthDatabase
 from puzzledb.store.layers import LayerStore
 from puzzledb.store.parts import PartedLayer

@@ -8,7 +8,8 @@ import numpy as np
 
 from puzzledb.errors import BoardError
 from puzzledb.puzzles.permutation.definition import WILD
-from puzzledb.puzzles.permutation.ranks import legal_rows, orbits, parity_rows
+from puzzledb.puzzles.permutation.ranks import orbits
+from puzzledb.puzzles.permutation.rows import legal_rows, parity_rows
 
 
 class Boards:

@@ -1,4 +1,4 @@
-"""The compiled numberings of a rank's component (ranks.py holds the plain-numpy reference):
+"""The compiled numberings of a rank's component (rows.py holds the plain-numpy reference):
 a component too large for a move table (more than layout.TABLE_MAX values: twelve edges,
 a sticker model's orbit) is moved by decoding its value into slots, permuting and twisting
 them, and ranking them again.  Lehmer codes for distinct pieces (a popcount per slot),
@@ -68,7 +68,7 @@ def _perm_unrank(value, n, cls):
 
 @jit(inline="always")
 def _class_rank(cls, n, counts, weights, base, classes):
-    """The rank of a row of class indices class by class (ranks.class_rank_rows): each
+    """The rank of a row of class indices class by class (rows.class_rank_rows): each
     class's slots among those the classes before it left, a chosen slot adding C(pool
     slots after it, pieces of the class still to place).  Each class's slots as a bit mask,
     compressed onto its pool (pext) and numbered by binomial look-ups, one per piece: no

@@ -30,8 +30,8 @@ from puzzledb.keys import WORD_BITS, WORD_LIMIT
 from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.definition import compose, identity
 from puzzledb.puzzles.ranking import MAX_CELLS
-from puzzledb.puzzles.permutation.ranks import (
-    MAX_SLOTS,
+from puzzledb.puzzles.permutation.ranks import MAX_SLOTS
+from puzzledb.puzzles.permutation.rows import (
     class_weights,
     component_rows,
     component_values,

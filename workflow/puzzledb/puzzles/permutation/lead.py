@@ -9,7 +9,7 @@ breaks ties.  Plain numpy, made with the tables."""
 
 import numpy as np
 
-from puzzledb.puzzles.permutation.ranks import component_rows
+from puzzledb.puzzles.permutation.rows import component_rows
 
 LEAD_MAX = 1 << 17  # values of a lead factor, at most (a cube's corners: 8! = 40,320)
 
@@ -93,7 +93,7 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
 
 
 def _lehmer_rows(rows):
-    """The lexicographic rank of each row, a permutation of 0..n-1 (ranks.rank_rows for
+    """The lexicographic rank of each row, a permutation of 0..n-1 (rows.rank_rows for
     distinct pieces, by comparisons: it took seconds on a cube's 8! corners)."""
     n = rows.shape[1]
     rank = np.zeros(rows.shape[0], dtype=np.int64)

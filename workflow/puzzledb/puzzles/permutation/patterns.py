@@ -8,7 +8,7 @@ import numpy as np
 
 from puzzledb.errors import BoardError, DefinitionError
 from puzzledb.puzzles.permutation.layout import TABLE_MAX
-from puzzledb.puzzles.permutation.ranks import component_rows, component_values, legal_rows
+from puzzledb.puzzles.permutation.rows import component_rows, component_values, legal_rows
 
 ANY = -2  # a `?` of a pattern (WILD is a `?` twist of the definition)
 GOAL_MAX = 1 << 24  # states a goal set may hold

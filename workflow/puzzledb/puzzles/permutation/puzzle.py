@@ -34,12 +34,8 @@ from puzzledb.puzzles.permutation.patterns import (
     read_patterns,
 )
 from puzzledb.puzzles.permutation.symmetry import PermutationSymmetry
-from puzzledb.puzzles.permutation.ranks import (
-    component_rows,
-    component_values,
-    components,
-    numbering,
-)
+from puzzledb.puzzles.permutation.ranks import components, numbering
+from puzzledb.puzzles.permutation.rows import component_rows, component_values
 
 METRICS = ("htm", "qtm")
 

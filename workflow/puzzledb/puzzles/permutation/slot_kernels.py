@@ -47,7 +47,7 @@ ONE = np.uint64(1)
 
 @jit(inline="always")
 def _lex_rank(cls, n, counts, base, classes, total, rem):
-    """The lexicographic rank of an arrangement of identical pieces (ranks.rank_rows)."""
+    """The lexicographic rank of an arrangement of identical pieces (rows.rank_rows)."""
     for v in range(classes):
         rem[v] = counts[base + v]
     value = 0
@@ -63,7 +63,7 @@ def _lex_rank(cls, n, counts, base, classes, total, rem):
 
 @jit(inline="always")
 def _lex_unrank(value, n, counts, base, classes, total, rem, cls):
-    """_lex_rank inverted (ranks.unrank_rows)."""
+    """_lex_rank inverted (rows.unrank_rows)."""
     for v in range(classes):
         rem[v] = counts[base + v]
     for i in range(n):

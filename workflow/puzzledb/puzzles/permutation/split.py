@@ -18,7 +18,7 @@ from math import factorial
 
 import numpy as np
 
-from puzzledb.puzzles.permutation.ranks import rank_rows, unrank_rows, even_rows, parity_rows
+from puzzledb.puzzles.permutation.rows import even_rows, parity_rows, rank_rows, unrank_rows
 
 SPLIT_PIECES = 6  # r: rows of 720 (360 even), a composition table of 518,400 entries
 

@@ -12,7 +12,8 @@ import numpy as np
 from puzzledb.puzzles.permutation import split
 from puzzledb.puzzles.permutation.layout import PermutationTables
 from puzzledb.puzzles.permutation.lead import lead_tables
-from puzzledb.puzzles.permutation.ranks import KINDS, class_weights, component_rows, multinomial
+from puzzledb.puzzles.permutation.ranks import KINDS
+from puzzledb.puzzles.permutation.rows import class_weights, component_rows, multinomial
 
 SYMMETRY_FIELDS = (
     # the slots: how many, the values a slot may hold at most, the solved row, the order

@@ -9,7 +9,7 @@ breaks ties.  Plain numpy, made with the tables."""
 
 import numpy as np
 
-from puzzledb.puzzles.permutation.rows import component_rows
+from puzzledb.puzzles.permutation.rows import component_rows, lehmer_rank_rows
 
 LEAD_MAX = 1 << 17  # values of a lead factor, at most (a cube's corners: 8! = 40,320)
 
@@ -63,7 +63,7 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
     classes, _ = component_rows(c, values)
 
     def value(rows):
-        ranks = _lehmer_rows(rows)
+        ranks = lehmer_rank_rows(rows)
         return ranks // 2 if c.kind == "even" else ranks
 
     def moved(rows, source, image):
@@ -90,19 +90,6 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
                 ld_invert=value(inverse).astype(np.int32), ld_mask=mask.ravel(),
                 ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"),
                 ld_component=np.int64(puzzle.components.index(c)))
-
-
-def _lehmer_rows(rows):
-    """The lexicographic rank of each row, a permutation of 0..n-1 (rows.rank_rows for
-    distinct pieces, by comparisons: it took seconds on a cube's 8! corners)."""
-    n = rows.shape[1]
-    rank = np.zeros(rows.shape[0], dtype=np.int64)
-    for i in range(n):
-        digit = np.zeros(rows.shape[0], dtype=np.int64)
-        for j in range(i + 1, n):
-            digit += rows[:, j] < rows[:, i]
-        rank = rank * (n - i) + digit
-    return rank
 
 
 def _inverse_rows(coding, slots, classes):

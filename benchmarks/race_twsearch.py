@@ -22,7 +22,8 @@ empty kernel cache of its own (PUZZLEDB_CACHE_DIR): its whole command is the fir
 log's 'compiling' seconds what compiling cost, and its BFS seconds show whether anything
 compiled inside the search; the runs after it are warm (--no-first-use: an untimed build to
 depth 2 fills the cache instead).  twsearch's table is read from its "Dist" lines,
-puzzledb's from its log; a run stopped by --time-limit counts as far as it got.  The load
+puzzledb's from its log; a run stopped by --time-limit counts as far as it got, and a
+twsearch run stopped so gives the ratio as a lower bound ("at least").  The load
 average before each run is shown: the machine may be shared.  The summary table at the end
 is in markdown (docs/benchmarks.md), warm figures the best of the runs.
 """
@@ -268,13 +269,23 @@ def best(runs):
 
 
 def summary_row(name, ours, first, runs, tables):
-    """The race's row of the summary: whole commands, warm the best of the runs."""
+    """The race's row of the summary: whole commands, warm the best of the runs.  When no
+    twsearch run finished but one was stopped by the time limit, its time is a lower bound:
+    the ratio reads "at least" (puzzledb's best against the longest twsearch run cut)."""
     tw, pdb, flow = (best(runs[key]) for key in ("twsearch", "puzzledb", "workflow"))
+    cut = max((run.seconds for _, run in runs["twsearch"] if run.cut == "time limit"),
+              default=None)
+    if tw:
+        theirs, ratio = f"{tw.seconds:.2f}", (f"{tw.seconds / pdb.seconds:.2f}x" if pdb else "-")
+    elif cut is not None:
+        theirs = f"over {cut:.2f} (stopped, time limit)"
+        ratio = f"at least {cut / pdb.seconds:.2f}x" if pdb else "-"
+    else:
+        theirs, ratio = "-", "-"
     cells = [name, f"{sum(ours):,}" if ours else "-",
              f"{first.seconds:.2f}{puzzledb_split(first, short=True)}" if first else "-",
              f"{pdb.seconds:.2f}{puzzledb_split(pdb, short=True)}" if pdb else "-",
-             f"{tw.seconds:.2f}" if tw else "-",
-             f"{tw.seconds / pdb.seconds:.2f}x" if tw and pdb else "-",
+             theirs, ratio,
              (f"{flow.seconds:.2f} ({tw.seconds / flow.seconds:.2f}x)" if flow and tw else "-"),
              tables]
     return cells

@@ -92,3 +92,22 @@ def test_a_build_log_gives_its_table_and_depth_zero_from_depth_ones_total(race):
     assert peer.twsearch_counts(tw) == [1, 16]
     assert peer.compare([1, 16, 208], [1, 16]) == "equal to depth 1"
     assert peer.compare([1, 15], [1, 16, 5]) == "DIFFER at depth 1"
+
+
+def test_a_twsearch_run_stopped_by_the_time_limit_gives_a_lower_bound(race):
+    import twsearch_peer as peer
+
+    def run(seconds, cut=""):
+        return (0.5, peer.Run(seconds, seconds, 10.0, 0 if not cut else -9, "", "", cut))
+
+    stopped = {"twsearch": [run(1100.0, "time limit")], "puzzledb": [run(500.0)],
+               "workflow": []}
+    row = race.summary_row("big", [1, 5], None, stopped, "equal to depth 1")
+    assert row[4] == "over 1100.00 (stopped, time limit)"
+    assert row[5] == "at least 2.20x"
+    finished = {"twsearch": [run(1100.0, "time limit"), run(900.0)], "puzzledb": [run(450.0)],
+                "workflow": []}
+    row = race.summary_row("big", [1, 5], None, finished, "equal")
+    assert (row[4], row[5]) == ("900.00", "2.00x")
+    neither = {"twsearch": [run(10.0, "stopped")], "puzzledb": [], "workflow": []}
+    assert race.summary_row("big", [], None, neither, "-")[4:6] == ["-", "-"]

@@ -158,9 +158,8 @@ def concurrent_parallel_kernels():
     """Whether parallel kernels may run in several Python threads at once: numba's threading
     layer is OpenMP or TBB (its own workqueue layer aborts the process when two threads
     launch parallel loops together).  The layer is chosen at the first parallel loop."""
-    from puzzledb.compiled.threads import one_parallel_loop
-
-    one_parallel_loop(np.empty(1, np.int64))
+    [(loop, arguments)] = concurrency_kernels()
+    loop(*arguments)
     return numba.threading_layer() != "workqueue"
 
 

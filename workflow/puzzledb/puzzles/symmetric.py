@@ -47,7 +47,7 @@ class SymmetryGroup:
         every layer it writes and canonicalises its goals (compiled inside its first search
         on a fresh cache before)."""
         module = import_module(self.kernels)
-        sample = np.zeros((1, words) if words > 1 else 1, dtype=np.uint64)
+        sample = keys.key_array([0], words)
         counts = np.zeros(1, dtype=np.int64)
         return [(module.canonical_keys, (sample, self.tables(), np.empty_like(sample), counts)),
                 (module.class_sizes, (sample, self.tables(), counts))]

@@ -71,6 +71,39 @@ P
 End
 """
 
+# Two orbits whose parities the moves change together with a flip: every move's parity on A
+# is its parity on B plus its flip (X: odd, even, flip; Y: odd, odd; Z: even, odd, flip), so
+# A's order is set by B's and F's and its last two pieces are numbered as one (ranks.couple).
+COUPLED = """Name coupled
+Set A 4 1
+Set B 4 1
+Set F 1 2
+Move X
+A
+2 1 3 4
+B
+2 1 4 3
+F
+1
+1
+End
+Move Y
+A
+1 2 4 3
+B
+1 3 2 4
+End
+Move Z
+A
+2 3 1 4
+B
+1 2 4 3
+F
+1
+1
+End
+"""
+
 # The 2x2x2 turned by R and U only: a sparse rank space (29,160 of 174,960 reached).
 CUBE2_RU = (EXAMPLES / "2x2x2.tws").read_text().split("Move F")[0]
 
@@ -85,7 +118,8 @@ def build_into(tmp_path, puzzle):
     return engine_layers(puzzle, tmp_path / puzzle.name / "layers")
 
 
-@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU], ids=["toy", "identical", "RU"])
+@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, COUPLED],
+                         ids=["toy", "identical", "RU", "coupled"])
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):
     sets, expected, _ = bfs_plain(text, metric)
@@ -95,6 +129,25 @@ def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):
     for ranks, states in zip(layers, expected):
         assert sorted(puzzle.decode(r) for r in ranks) == sorted(board_text(s, sets)
                                                                  for s in states)
+
+
+def test_an_orbit_whose_parity_the_others_set_is_numbered_in_half_the_ranks():
+    puzzle = PermutationPuzzle("coupled", text=COUPLED)
+    (coupled,) = [c for c in puzzle.components if c.twin is not None]
+    assert puzzle.sets[coupled.set].name == "A" and coupled.count == 12
+    assert puzzle.size == 24 * 24 * 2 // 2
+    assert puzzle.definition()["ranking"] == "permutation-orbits/3"
+    sets, layers, _ = bfs_plain(COUPLED, "htm")
+    boards = [board_text(s, sets) for layer in layers for s in layer]
+    ranks = {puzzle.rank(puzzle.parse(b)) for b in boards}
+    assert len(ranks) == len(boards)  # no two states share a rank
+    assert sorted(puzzle.decode(r) for r in ranks) == sorted(boards)
+    # A's pieces one swap from solved with B and F solved: the parity rule refuses it
+    with pytest.raises(BoardError, match="parity the other orbits rule out"):
+        puzzle.parse("A 2 1 3 4")
+    assert puzzle.decode(puzzle.rank(puzzle.parse("A 2 1 3 4 | F 1 / 1"))) == \
+        "A 2 1 3 4 | B 1 2 3 4 | F 1 / 1"
+    assert "parity" in puzzle._symmetry.reason and puzzle.symmetry_group() is None
 
 
 def test_r_and_u_leave_two_corners_out_of_the_rank_and_reach_29160_of_its_174960(tmp_path):

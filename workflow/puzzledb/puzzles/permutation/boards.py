@@ -8,7 +8,7 @@ import numpy as np
 
 from puzzledb.errors import BoardError
 from puzzledb.puzzles.permutation.definition import WILD
-from puzzledb.puzzles.permutation.ranks import orbits
+from puzzledb.puzzles.permutation.ranks import character, orbits
 from puzzledb.puzzles.permutation.rows import legal_rows, parity_rows
 
 
@@ -24,6 +24,11 @@ class Boards:
         self.cells = self.offsets[-1]
         self.named = spec.named_moves()
         self.solved = self._solved()
+        self.coupled = [c for c in components if c.twin is not None]
+        needed = {i for c in self.coupled for i in c.rule} | {
+            components.index(c) for c in self.coupled}
+        self._solved_characters = {i: self._character(components[i], self.solved)
+                                   for i in needed}
 
     def _solved(self):
         board = np.zeros(self.cells, dtype=np.int64)
@@ -150,6 +155,10 @@ class Boards:
             if c.illegal and not legal_rows(c, classes)[0]:
                 raise unreachable(f"set {name}: a piece in a slot where it never stands "
                                   f"(Illegal)")
+            if c.twin is not None and self._character(c, board) != self._wanted(c, board):
+                raise unreachable(f"set {name}: slots {slots} hold their pieces in an order "
+                                  f"whose parity the other orbits rule out (the moves change "
+                                  f"their parities together)")
 
     def _check_set(self, board, text, s, unreachable):
         piece_set = self.sets[s]
@@ -180,7 +189,7 @@ class Boards:
         """The component's slots of the board: (classes, orientations), one row each."""
         o = self.offsets[c.set]
         n = self.sets[c.set].size
-        classes = [c.labels.index(int(board[o + i])) if c.labels else 0 for i in c.slots]
+        classes = [c.class_of(int(board[o + i])) if c.labels else 0 for i in c.slots]
         oris = [int(board[o + n + i]) for i in c.slots]
         return (np.array([classes], dtype=np.int64), np.array([oris], dtype=np.int64))
 
@@ -193,3 +202,33 @@ class Boards:
                 board[o + slot] = c.labels[classes[i]]
             if c.kind in ("ori", "wild"):
                 board[o + n + slot] = oris[i]
+
+    def settle(self, board):
+        """After place() of every component: the two pieces of each coupled orbit (placed
+        as one class, both with its first label) told apart, in the order its parity rule
+        gives (ranks.couple)."""
+        for c in self.coupled:
+            o = self.offsets[c.set]
+            first, second = [o + i for i in c.slots if board[o + i] == c.labels[-1]]
+            board[second] = c.twin
+            if self._character(c, board) != self._wanted(c, board):
+                board[first], board[second] = c.twin, c.labels[-1]
+        return board
+
+    def _character(self, c, board):
+        """A component's character (ranks.character) on the board; a coupled orbit's with
+        its two pieces apart."""
+        if c.twin is None:
+            return int(character(c, *self.rows(c, board))[0])
+        o = self.offsets[c.set]
+        pieces = c.labels + (c.twin,)
+        classes = np.array([[pieces.index(int(board[o + i])) for i in c.slots]])
+        return int(character(c, classes, None)[0])
+
+    def _wanted(self, c, board):
+        """The character the rule of coupled orbit c gives it on the board."""
+        j = self.components.index(c)
+        wanted = self._solved_characters[j]
+        for i in c.rule:
+            wanted ^= self._character(self.components[i], board) ^ self._solved_characters[i]
+        return wanted

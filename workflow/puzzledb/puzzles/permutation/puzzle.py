@@ -70,7 +70,9 @@ class PermutationPuzzle(Puzzle):
         self.metric = metric
         self.sets = self.spec.sets
         self._make_moves()
-        self.components = components(self.spec)
+        # patterns number their goals and starts through the components' own rows: no
+        # coupled orbit (ranks.couple) with them
+        self.components = components(self.spec, coupling=goal is None and start is None)
         self.layout = Layout(self.components, self.max_moves)
         check_size(self.layout, self.sets, self.max_moves)
         self.size = self.layout.size
@@ -115,7 +117,7 @@ class PermutationPuzzle(Puzzle):
         for c in self.components:
             classes, oris = component_rows(c, [self.layout.value(c, rank)])
             self.boards.place(c, classes[0], oris[0], board)
-        return board
+        return self.boards.settle(board)
 
     def goal_ranks(self):
         if self._goal_ranks is None:
@@ -147,7 +149,7 @@ class PermutationPuzzle(Puzzle):
         # change the hash, a changed move does ("puzzle" is the hash's key for the name)
         out = {"family": "permutation", "metric": self.metric,
                "sets_and_moves": self.spec.as_data(),
-               "ranking": f"permutation-orbits/{numbering(self.spec)}"}
+               "ranking": f"permutation-orbits/{numbering(self.spec, self.components)}"}
         if self.goals:  # stored only when given, so that older layers keep their hash
             out["goal"] = [p.labels + p.oris for p in self.goals]
         return out

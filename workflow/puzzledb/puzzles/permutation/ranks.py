@@ -2,7 +2,7 @@
 moves, and one Component per arrangement or orientation of an orbit (its kind, slots,
 pieces and count).  Their numberings, rows of slots <-> values, are rows.py's."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb, factorial, prod
 
 import numpy as np
@@ -12,6 +12,10 @@ from puzzledb.puzzles.permutation.rows import local_parity, multinomial, parity_
 
 KINDS = ("perm", "even", "multiset", "ori", "wild")  # their codes in the kernels: the index
 MAX_SLOTS = 128  # slots of a factor numbered digit by digit (component_kernels.SLOT_BINOM)
+# A rank space past this once coupled orbits are halved (couple) keeps every piece apart: up
+# to here the in-memory search holds two bits of every rank and gains from fewer, past it
+# the frontier search by classes of symmetric positions (which a coupled orbit turns off)
+COUPLED_MAX = 1 << 36
 
 
 @dataclass
@@ -38,6 +42,14 @@ class Component:
     split: int = 0  # 'perm', 'even': numbered by where each piece is (layout.py's split)
     by_class: bool = False  # 'multiset', 'wild': numbered class by class (compiled ones)
     cuts: tuple = ()  # a factor past a word: where its parts' digits (radices) start
+    twin: object = None  # a coupled orbit's (couple): the label numbered as a second piece of
+    #                      the last class, the order of the two set by the parity `rule`
+    rule: tuple = ()  # coupled: the components whose characters (character()) add up to its
+    #                   own, each taken relative to the solved state
+
+    def class_of(self, label):
+        """The class index of a piece label (a coupled orbit's twin: the last class)."""
+        return len(self.labels) - 1 if label == self.twin else self.labels.index(label)
 
     @property
     def radices(self):
@@ -80,6 +92,9 @@ class Component:
         if self.kind == "wild":
             return (f"{name} {n}-slot arrangements of identical pieces and the "
                     f"orientations {self.k}^{self.digits} of those not ?")
+        if self.twin is not None:
+            return (f"{name} {n}-slot {n}!/2 (pieces {self.labels[-1]} and {self.twin} "
+                    f"ordered by the parity of other orbits)")
         what = {"perm": f"{n}!", "even": f"{n}!/2 (even)",
                 "multiset": "arrangements of identical pieces"}[self.kind]
         return f"{name} {n}-slot {what}"
@@ -106,8 +121,9 @@ def orbits(size, perms):
     return sorted(tuple(g) for g in groups.values())
 
 
-def components(spec):
-    """The components of a Definition's rank, set by set and orbit by orbit."""
+def components(spec, coupling=True):
+    """The components of a Definition's rank, set by set and orbit by orbit; with
+    `coupling`, the arrangements whose parity the others fix halved (couple)."""
     out = []
     for s, piece_set in enumerate(spec.sets):
         perms = [m.perms[s] for m in spec.moves]
@@ -115,6 +131,93 @@ def components(spec):
         illegal = [(slot, label) for t, slot, label in spec.illegal if t == s]
         for orbit in orbits(piece_set.size, perms):
             out += _orbit_components(spec, s, orbit, perms, twists, illegal)
+    return couple(spec, out) if coupling and not spec.illegal else out
+
+
+# --- coupled parities -------------------------------------------------------------------------
+# Each arrangement of distinct pieces has a parity and each orientation factor of even k
+# whose sum is free an orientation sum mod 2: its character, over GF(2).  A move adds a
+# constant to each (its parity on the orbit, its twists' sum), so a reachable state's
+# characters are the solved state's plus a sum of the moves' vectors.  When an arrangement's
+# character is, on those vectors, the sum of other characters, it is set by them, and the
+# arrangement is numbered with its two last pieces as one class (n!/2 values): the moves
+# act on that numbering (they move slots, not labels), and a board is made whole again by
+# ordering the two as the parity says (Boards.settle).  The mastermorphix's five orbits of
+# four centres or corners, each move a transposition of several of them: 32 times fewer
+# ranks.
+
+
+def character(c, classes, oris):
+    """The character of rows of a component's slots: the arrangement's parity, or the
+    orientations' sum mod 2."""
+    if c.kind == "ori":
+        return oris.sum(axis=1) % 2
+    return parity_rows(classes)
+
+
+def _vectors(spec, comps):
+    """The components with a character the moves change, and each one's vector over the
+    moves (an int, bit m the change move m makes)."""
+    out = []
+    for j, c in enumerate(comps):
+        if c.kind == "perm" and c.twin is None:
+            where = {slot: i for i, slot in enumerate(c.slots)}
+            bits = [local_parity([where[m.perms[c.set][i]] for i in c.slots])
+                    for m in spec.moves]
+        elif c.kind == "ori" and c.k % 2 == 0 and c.digits == len(c.slots):
+            bits = [sum(m.twists[c.set][i] for i in c.slots) % 2 for m in spec.moves]
+        else:
+            continue
+        vector = sum(b << m for m, b in enumerate(bits))
+        if vector:
+            out.append((j, vector))
+    return out
+
+
+def _combination(target, vectors):
+    """The indices of `vectors` whose sum (XOR) is `target` as a bit mask, or None."""
+    basis = {}  # highest bit -> (vector, mask of the vectors it sums)
+    for i, v in enumerate(vectors):
+        v, mask = _reduced(v, 1 << i, basis)
+        if v:
+            basis[v.bit_length() - 1] = (v, mask)
+    rest, mask = _reduced(target, 0, basis)
+    return None if rest else mask
+
+
+def _reduced(v, mask, basis):
+    while v and v.bit_length() - 1 in basis:
+        b, m = basis[v.bit_length() - 1]
+        v, mask = v ^ b, mask ^ m
+    return v, mask
+
+
+def couple(spec, comps):
+    """The components with every arrangement of distinct pieces (three or more) whose
+    character is a sum of the others' kept ones halved, largest first, unless the rank
+    space stays past COUPLED_MAX."""
+    columns = _vectors(spec, comps)
+    kept = dict(columns)
+    coupled = []
+    for j, v in sorted(columns, key=lambda x: (-comps[x[0]].count, x[0])):
+        if comps[j].kind != "perm" or len(comps[j].slots) < 3:
+            continue
+        others = [u for i, u in kept.items() if i != j]
+        if _combination(v, others) is not None:
+            del kept[j]
+            coupled.append(j)
+    if not coupled or prod(c.count for c in comps) >> len(coupled) > COUPLED_MAX:
+        return comps
+    out = list(comps)
+    order = list(kept)
+    for j in coupled:
+        mask = _combination(dict(columns)[j], [kept[i] for i in order])
+        c = comps[j]
+        n = len(c.slots)
+        out[j] = replace(c, kind="multiset", count=c.count // 2,
+                         classes=tuple(min(x, n - 2) for x in c.classes),
+                         counts=c.counts[:-2] + (2,), labels=c.labels[:-1], twin=c.labels[-1],
+                         rule=tuple(i for b, i in enumerate(order) if mask >> b & 1))
     return out
 
 
@@ -161,10 +264,13 @@ def _constant(orbit, oris, twists):
     return not any(t[i] for t in twists for i in orbit) and len({oris[i] for i in orbit}) == 1
 
 
-def numbering(spec):
-    """The version of the rank's numbering (the ranking id of the definition hash): 2 when
-    an orbit whose pieces are never twisted drops the orientation factor version 1 gave it
-    (every digit constant), else 1, so that layers built before keep their hash."""
+def numbering(spec, comps=()):
+    """The version of the rank's numbering (the ranking id of the definition hash): 3 when
+    an orbit is coupled (couple), 2 when an orbit whose pieces are never twisted drops the
+    orientation factor version 1 gave it (every digit constant), else 1, so that layers
+    built before keep their hash."""
+    if any(c.twin is not None for c in comps):
+        return 3
     for s, piece_set in enumerate(spec.sets):
         twists = [m.twists[s] for m in spec.moves]
         for orbit in orbits(piece_set.size, [m.perms[s] for m in spec.moves]):

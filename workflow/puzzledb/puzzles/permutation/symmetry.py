@@ -46,6 +46,9 @@ class PermutationSymmetry(SymmetryGroup):
         p = self.puzzle
         if p.spec.illegal:
             return "Illegal rules (a symmetry would have to keep them)"
+        if any(c.twin is not None for c in p.components):
+            return ("two pieces of an orbit are numbered as one, ordered by the parity of "
+                    "others (ranks.couple), which a symmetry need not keep")
         cut = [c for c in p.layout.compiled if c.cuts]
         if cut:  # the class kernels read and write each piece set's value whole
             return (f"a piece set of {cut[0].count:,} values is cut into parts across the "

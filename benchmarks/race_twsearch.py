@@ -137,6 +137,10 @@ class Race:
 RACES = {
     "2x2x2": Race("2x2x2.tws"),
     "2x2x2-qtm": Race("2x2x2.tws", metric="qtm"),
+    # what `twsearch -g` makes, a table of counts: the same build keeping its counts, samples
+    # and deepest positions, no layer files
+    "2x2x2-counts": Race("2x2x2.tws", store="counts"),
+    "2x2x2-qtm-counts": Race("2x2x2.tws", metric="qtm", store="counts"),
     "skewb": Race("skewb.tws"),
     "pyraminx": Race("pyraminx.tws"),
     "3p1": Race("3p1.tws"),
@@ -327,8 +331,8 @@ def main(argv=None):
                         help="also the whole workflow (snakemake: search, summary, deepest "
                              "positions and their moves, plot, report), warm")
     parser.add_argument("--scratch", type=Path, default=None,
-                        help="where the layers and kernel caches go (default: the system's "
-                             "temporary directory); removed after")
+                        help="where the layers and kernel caches go, made if missing "
+                             "(default: the system's temporary directory); removed after")
     parser.add_argument("--list", action="store_true", help="the races known, and stop")
     args = parser.parse_args(argv)
     if args.list:
@@ -346,6 +350,8 @@ def main(argv=None):
     print(f"twsearch {program} at {peer.commit(root)}; puzzledb from "
           f"{peer.puzzledb_env()['PYTHONPATH']}; {os.cpu_count()} cores")
     rows = []
+    if args.scratch is not None:
+        args.scratch.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.scratch) as tmp:
         scratch = Path(tmp)
         for name in args.names:

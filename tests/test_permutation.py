@@ -266,8 +266,8 @@ def pyraminx():
     return (EXAMPLES / "pyraminx.tws").read_text()  # its edges: even permutations
 
 
-@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, pyraminx()],
-                         ids=["toy", "identical", "RU", "pyraminx"])
+@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, pyraminx(), COUPLED],
+                         ids=["toy", "identical", "RU", "pyraminx", "coupled"])
 def test_components_past_the_table_limit_are_moved_by_compiled_ranks(tmp_path, text,
                                                                      monkeypatch):
     from puzzledb.puzzles.permutation import layout

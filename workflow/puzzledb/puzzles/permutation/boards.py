@@ -24,9 +24,9 @@ class Boards:
         self.cells = self.offsets[-1]
         self.named = spec.named_moves()
         self.solved = self._solved()
-        self.coupled = [c for c in components if c.twin is not None]
-        needed = {i for c in self.coupled for i in c.rule} | {
-            components.index(c) for c in self.coupled}
+        # (index, component) of each coupled orbit, and the solved characters its rule reads
+        self.coupled = [(j, c) for j, c in enumerate(components) if c.twin is not None]
+        needed = {i for j, c in self.coupled for i in (j, *c.rule)}
         self._solved_characters = {i: self._character(components[i], self.solved)
                                    for i in needed}
 
@@ -141,7 +141,7 @@ class Boards:
 
         for s, piece_set in enumerate(self.sets):
             self._check_set(board, text, s, unreachable)
-        for c in self.components:
+        for j, c in enumerate(self.components):
             classes, oris = self.rows(c, board)
             name, slots = self.sets[c.set].name, [i + 1 for i in c.slots]
             if c.kind == "even" and int(parity_rows(classes)[0]) != c.parity:
@@ -155,7 +155,7 @@ class Boards:
             if c.illegal and not legal_rows(c, classes)[0]:
                 raise unreachable(f"set {name}: a piece in a slot where it never stands "
                                   f"(Illegal)")
-            if c.twin is not None and self._character(c, board) != self._wanted(c, board):
+            if c.twin is not None and self._character(c, board) != self._wanted(j, c, board):
                 raise unreachable(f"set {name}: slots {slots} hold their pieces in an order "
                                   f"whose parity the other orbits rule out (the moves change "
                                   f"their parities together)")
@@ -207,11 +207,11 @@ class Boards:
         """After place() of every component: the two pieces of each coupled orbit (placed
         as one class, both with its first label) told apart, in the order its parity rule
         gives (ranks.couple)."""
-        for c in self.coupled:
+        for j, c in self.coupled:
             o = self.offsets[c.set]
             first, second = [o + i for i in c.slots if board[o + i] == c.labels[-1]]
             board[second] = c.twin
-            if self._character(c, board) != self._wanted(c, board):
+            if self._character(c, board) != self._wanted(j, c, board):
                 board[first], board[second] = c.twin, c.labels[-1]
         return board
 
@@ -225,9 +225,8 @@ class Boards:
         classes = np.array([[pieces.index(int(board[o + i])) for i in c.slots]])
         return int(character(c, classes, None)[0])
 
-    def _wanted(self, c, board):
-        """The character the rule of coupled orbit c gives it on the board."""
-        j = self.components.index(c)
+    def _wanted(self, j, c, board):
+        """The character the rule of coupled orbit c (component j) gives it on the board."""
         wanted = self._solved_characters[j]
         for i in c.rule:
             wanted ^= self._character(self.components[i], board) ^ self._solved_characters[i]

@@ -160,10 +160,8 @@ def _vectors(spec, comps):
     moves (an int, bit m the change move m makes)."""
     out = []
     for j, c in enumerate(comps):
-        if c.kind == "perm" and c.twin is None:
-            where = {slot: i for i, slot in enumerate(c.slots)}
-            bits = [local_parity([where[m.perms[c.set][i]] for i in c.slots])
-                    for m in spec.moves]
+        if c.kind == "perm":
+            bits = [_move_parity(c.slots, m.perms[c.set]) for m in spec.moves]
         elif c.kind == "ori" and c.k % 2 == 0 and c.digits == len(c.slots):
             bits = [sum(m.twists[c.set][i] for i in c.slots) % 2 for m in spec.moves]
         else:
@@ -196,10 +194,10 @@ def couple(spec, comps):
     """The components with every arrangement of distinct pieces (three or more) whose
     character is a sum of the others' kept ones halved, largest first, unless the rank
     space stays past COUPLED_MAX."""
-    columns = _vectors(spec, comps)
-    kept = dict(columns)
+    vectors = dict(_vectors(spec, comps))
+    kept = dict(vectors)
     coupled = []
-    for j, v in sorted(columns, key=lambda x: (-comps[x[0]].count, x[0])):
+    for j, v in sorted(vectors.items(), key=lambda x: (-comps[x[0]].count, x[0])):
         if comps[j].kind != "perm" or len(comps[j].slots) < 3:
             continue
         others = [u for i, u in kept.items() if i != j]
@@ -211,7 +209,7 @@ def couple(spec, comps):
     out = list(comps)
     order = list(kept)
     for j in coupled:
-        mask = _combination(dict(columns)[j], [kept[i] for i in order])
+        mask = _combination(vectors[j], [kept[i] for i in order])
         c = comps[j]
         n = len(c.slots)
         out[j] = replace(c, kind="multiset", count=c.count // 2,
@@ -244,7 +242,7 @@ def _orbit_components(spec, s, orbit, perms, twists, illegal):
     if len(orbit) > 1 and len(kinds) > 1:
         if len(kinds) < len(orbit):
             out.append(Component("multiset", count=multinomial(counts), **arrangement))
-        elif all(local_parity([where[p[i]] for i in orbit]) == 0 for p in perms):
+        elif not any(_move_parity(orbit, p) for p in perms):
             parity = int(parity_rows(np.array([classes]))[0])
             out.append(Component("even", count=factorial(len(orbit)) // 2, parity=parity,
                                  **arrangement))
@@ -256,6 +254,12 @@ def _orbit_components(spec, s, orbit, perms, twists, illegal):
         out.append(Component("ori", s, orbit, k ** digits, k=k, digits=digits,
                              total=sum(oris[i] for i in orbit) % k))
     return out
+
+
+def _move_parity(orbit, perm):
+    """The parity of a move's permutation of an orbit's slots."""
+    where = {slot: i for i, slot in enumerate(orbit)}
+    return local_parity([where[perm[i]] for i in orbit])
 
 
 def _constant(orbit, oris, twists):

@@ -158,3 +158,32 @@ def test_a_start_patterns_distribution_by_classes_counts_its_positions(tmp_path)
     assert [row[1] for row in rows] == counts and rows[-1][2] == sum(counts)
     assert [row[1] for row in rows] != keys_matching  # the bug: keys counted, not positions
     assert all(0 < row[3] <= row[1] for row in rows[1:])  # classes holding one
+
+
+def test_a_puzzle_of_one_orbit_is_canonicalised_by_programs_as_by_its_images():
+    """The 2x2x2 turning six faces is one orbit (its corners' places times their twists):
+    its tables carry programs (orbit.py), and the neighbours and class sizes they give are
+    the generic kernel's, key for key, in the same order; a puzzle of identical pieces has
+    none."""
+    from puzzledb import compiled
+    from puzzledb.puzzles.permutation.symmetry_kernels import class_sizes
+    from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables
+
+    _, puzzle = geometric("distinct")
+    group = puzzle.symmetry_group()
+    classes = Classes(puzzle, group)
+    programs, images = group.tables(), symmetric_tables(puzzle, group, programs=False)
+    assert programs.fo_program.dtype == np.uint32 and images.fo_program.dtype == np.uint8
+    ranks = np.random.default_rng(7).integers(0, puzzle.size, 3000).astype(np.uint64)
+    keys = np.unique(classes.canonical(ranks)[0]).astype(np.int64)
+    assert len(keys) > 2500
+    by_programs, by_images = (compiled.neighbours_of_many(
+        keys, 0, classes.max_moves, classes.work_size, t) for t in (programs, images))
+    assert len(by_programs) == len(keys) * classes.max_moves
+    assert by_programs.tolist() == by_images.tolist()
+    sizes = [np.empty(len(keys), np.int64) for _ in range(2)]
+    for t, out in zip((programs, images), sizes):
+        class_sizes(keys, t, out)
+    assert sizes[0].tolist() == sizes[1].tolist() and set(sizes[0].tolist()) > {96, 48}
+    _, identical = geometric("identical")
+    assert identical.symmetry_group().tables().fo_program.dtype == np.uint8

@@ -9,7 +9,11 @@ breaks ties.  Plain numpy, made with the tables."""
 
 import numpy as np
 
-from puzzledb.puzzles.permutation.rows import component_rows, lehmer_rank_rows
+from puzzledb.puzzles.permutation.rows import (
+    component_rows,
+    lehmer_rank_columns,
+    narrow_type,
+)
 
 LEAD_MAX = 1 << 17  # values of a lead factor, at most (a cube's corners: 8! = 40,320)
 
@@ -50,35 +54,42 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
     (bit e of the elements 0..S-1, then S..2S-1 for the images of the inverse; uint8
     without a lead factor, which tells the kernels to compare every image),
     ld_even (whether its value is an even permutation's, the Lehmer rank halved),
-    ld_component (its number among the puzzle's components, whose digit of a key it is)."""
+    ld_component (its number among the puzzle's components, whose digit of a key it is),
+    ld_least[u] (the least value of u's images: a canonical position's lead value)."""
     found = lead_component(puzzle, group, sources, images)
     if found is None:
         return dict(ld_size=np.int64(0), ld_slots=np.zeros(1, np.int64),
                     ld_move=np.zeros(1, np.int32), ld_invert=np.zeros(1, np.int32),
                     ld_mask=np.zeros(1, np.uint8), ld_words=np.int64(1), ld_even=np.int64(0),
-                    ld_component=np.int64(-1))
+                    ld_component=np.int64(-1), ld_least=np.zeros(1, np.int64))
     c, slots = found
     coding = group.coding
     values = np.arange(c.count, dtype=np.int64)
     classes, _ = component_rows(c, values)
 
-    def value(rows):
-        ranks = lehmer_rank_rows(rows)
+    narrow = narrow_type(len(slots))
+
+    def value(columns):
+        ranks = lehmer_rank_columns(columns)
         return ranks // 2 if c.kind == "even" else ranks
 
-    def moved(rows, source, image):
-        """rows' classes after a slot map (orientations 0: the classes ignore them)."""
-        out = np.empty_like(rows)
+    def moved(columns, source, image):
+        """The classes (a column a slot) after a slot map (orientations 0: the classes
+        ignore them), each column through the map's table of classes."""
+        out = np.empty_like(columns)
         for i, j in enumerate(slots):
             g = int(source[j])
-            out[:, i] = image[j][rows[:, slots.index(g)] << coding.shift[g]] >> coding.shift[j]
+            kinds = np.arange(len(coding.kinds[coding.orbit[g]]))
+            table = (image[j][kinds << coding.shift[g]] >> coding.shift[j]).astype(narrow)
+            np.take(table, columns[slots.index(g)], out=out[i])
         return out
 
-    moves = [value(moved(classes, move_sources[m], move_images[m]))
+    columns = np.ascontiguousarray(classes.T, dtype=narrow)
+    moves = [value(moved(columns, move_sources[m], move_images[m]))
              for m in range(len(move_sources))]
-    inverse = _inverse_rows(coding, slots, classes)
+    inverse = np.ascontiguousarray(_inverse_rows(coding, slots, classes).T, dtype=narrow)
     images_of = [value(moved(rows, sources[s], images[s]))
-                 for rows in ([classes, inverse] if group.inversion else [classes])
+                 for rows in ([columns, inverse] if group.inversion else [columns])
                  for s in range(len(sources))]
     least = np.min(images_of, axis=0)
     words = (len(images_of) + 63) // 64
@@ -89,7 +100,8 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
                 ld_move=np.stack(moves, axis=1).astype(np.int32).ravel(),
                 ld_invert=value(inverse).astype(np.int32), ld_mask=mask.ravel(),
                 ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"),
-                ld_component=np.int64(puzzle.components.index(c)))
+                ld_component=np.int64(puzzle.components.index(c)),
+                ld_least=least.astype(np.int64))
 
 
 def _inverse_rows(coding, slots, classes):

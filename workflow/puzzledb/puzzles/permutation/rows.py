@@ -57,11 +57,21 @@ def lehmer_rank_rows(rows):
     n = rows.shape[1]
     # pieces and counts below n in bytes where they fit: the comparisons read an eighth of
     # the memory (lo33's tables, twelve moves of 9!/2 rows, 0.19 s to 0.08)
-    narrow = np.int8 if n <= 127 else np.int64
-    columns = np.ascontiguousarray(rows.T, dtype=narrow)
-    rank = np.zeros(rows.shape[0], dtype=np.int64)
-    smaller = np.empty(rows.shape[0], dtype=narrow)
-    less = np.empty(rows.shape[0], dtype=bool)
+    return lehmer_rank_columns(np.ascontiguousarray(rows.T, dtype=narrow_type(n)))
+
+
+def narrow_type(n):
+    """The dtype lehmer_rank_columns compares n pieces in."""
+    return np.int8 if n <= 127 else np.int64
+
+
+def lehmer_rank_columns(columns):
+    """lehmer_rank_rows of the rows whose columns are given (n x rows, narrow_type)."""
+    n, count = columns.shape
+    narrow = columns.dtype
+    rank = np.zeros(count, dtype=np.int64)
+    smaller = np.empty(count, dtype=narrow)
+    less = np.empty(count, dtype=bool)
     for i in range(n - 1):
         smaller[:] = 0
         for j in range(i + 1, n):

@@ -223,13 +223,9 @@ def _key_at_by_width(keys, i):
     return lambda keys, i: keys[i]
 
 
-@jit
-def neighbours(key, level, out, work, t):
-    """The canonical keys of the neighbours of the state whose canonical key is `key`, one
-    a move; with inversion, also those of its inverse, 2 x moves in all.  (A class holds
-    x and x^-1, so its neighbours are those of x after a move and before one: the
-    neighbours of x^-1 are the inverses of the latter.)  A class reached twice is listed
-    twice."""
+@jit(inline="always")
+def _neighbours_by_images(key, level, out, work, t):
+    """neighbours, each image made and compared slot by slot."""
     order, source, image, width, symmetries, inverse = (
         t.sy_order, t.sy_source, t.sy_image, t.sy_width, t.sy_count, t.sy_inverse)
     mv_source, mv_image, moves, slot_data, home = (
@@ -258,6 +254,67 @@ def neighbours(key, level, out, work, t):
             _put(out, count, words_of)
             count += 1
     return count
+
+@jit(inline="always")
+def _run(program, at, n, x):
+    """A program of orbit.py on the orientations x (two bits a slot): for each of its n
+    words, the orientation of the slot it reads, through its function, to its place."""
+    out = np.int64(0)
+    for q in range(n):
+        w = np.int64(program[at + np.uint64(q)])
+        o = (x >> ((w & 15) << 1)) & 3
+        out |= ((w >> (9 + (o << 1))) & 3) << ((w >> 4) & 31)
+    return out
+
+
+@jit(inline="always")
+def _neighbours_by_programs(key, level, out, work, t):
+    """neighbours of a puzzle of one orbit, by its programs (orbit.py): the same keys in
+    the same order."""
+    n, twists, moves = t.fo_slots, t.fo_twists, t.moves
+    lead_move, start, program, least = t.ld_move, t.fo_start, t.fo_program, t.fo_lead
+    moved, ranked = t.fo_move, t.fo_rank_ordered
+    u, v = key // twists, key % twists
+    count = 0
+    for side in range(2 if t.sy_inverse else 1):
+        if side == 1:
+            v = t.fo_rank[_run(t.fo_inverse, np.uint64(u * n), n, t.fo_unrank[v])]
+            u = np.int64(t.ld_invert[u])
+        for m in range(moves):
+            u2 = np.int64(lead_move[np.uint64(u * moves + m)])
+            x = moved[np.uint64(v * moves + m)]
+            best = _run(program, np.uint64(start[u2] * n), n, x)
+            for e in range(start[u2] + 1, start[u2 + 1]):
+                best = min(best, _run(program, np.uint64(e * n), n, x))
+            out[count] = least[u2] * twists + ranked[best]
+            count += 1
+    return count
+
+
+def _neighbours(program, key, level, out, work, t):
+    """neighbours by programs or by images (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_neighbours, inline="always")
+def _neighbours_by_kind(program, key, level, out, work, t):
+    """By programs when the tables have them (fo_program uint32; orbit.py), else by
+    images: a kernel holds the code of one of them only."""
+    if program.dtype == types.uint32:
+        return lambda program, key, level, out, work, t: _neighbours_by_programs(
+            key, level, out, work, t)
+    return lambda program, key, level, out, work, t: _neighbours_by_images(
+        key, level, out, work, t)
+
+
+@jit
+def neighbours(key, level, out, work, t):
+    """The canonical keys of the neighbours of the state whose canonical key is `key`, one
+    a move; with inversion, also those of its inverse, 2 x moves in all.  (A class holds
+    x and x^-1, so its neighbours are those of x after a move and before one: the
+    neighbours of x^-1 are the inverses of the latter.)  A class reached twice is listed
+    twice."""
+    return _neighbours(t.fo_program, key, level, out, work, t)
 
 
 compiled.register(SymmetricTables, neighbours=neighbours)
@@ -342,13 +399,47 @@ def canonical_keys(keys, t, out, stabilisers):
         _canonical_block(keys, t, out, stabilisers, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
+@jit(inline="always")
+def _stabiliser_by_programs(key, t):
+    """The stabiliser's size of the canonical key of a puzzle of one orbit: how many of
+    its lead value's programs (orbit.py) give its own orientations back."""
+    n, twists, start, program = t.fo_slots, t.fo_twists, t.fo_start, t.fo_program
+    u, v = key // twists, key % twists
+    x = t.fo_unrank[v]
+    own = _run(program, np.uint64(start[u] * n), n, x)
+    count = 1
+    for e in range(start[u] + 1, start[u + 1]):
+        y = _run(program, np.uint64(e * n), n, x)
+        if y < own:
+            own, count = y, 1
+        elif y == own:
+            count += 1
+    return count
+
+
+def _stabilisers(program, keys, t, out, first, last):
+    """out[first:last]: the stabilisers' sizes of canonical keys (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_stabilisers, inline="always")
+def _stabilisers_by_kind(program, keys, t, out, first, last):
+    if program.dtype == types.uint32 and keys.ndim == 1:
+        def by_programs(program, keys, t, out, first, last):
+            for i in range(first, last):
+                out[i] = _stabiliser_by_programs(np.int64(keys[i]), t)
+        return by_programs
+    return lambda program, keys, t, out, first, last: _canonical_block(
+        keys, t, None, out, first, last)
+
+
 @jit(parallel=True)
 def class_sizes(keys, t, out):
     """out[i]: the positions of the class whose canonical key is keys[i] (the group's
     order over its stabiliser's size)."""
     n = len(keys)
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _canonical_block(keys, t, None, out, b * BLOCK, min(n, (b + 1) * BLOCK))
+        _stabilisers(t.fo_program, keys, t, out, b * BLOCK, min(n, (b + 1) * BLOCK))
     order = t.sy_count * (2 if t.sy_inverse else 1)
     for i in prange(n):
         out[i] = order // out[i]

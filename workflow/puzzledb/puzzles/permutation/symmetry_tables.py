@@ -9,7 +9,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from puzzledb.puzzles.permutation import split
+from puzzledb.puzzles.permutation import orbit, split
 from puzzledb.puzzles.permutation.layout import PermutationTables
 from puzzledb.puzzles.permutation.lead import lead_tables
 from puzzledb.puzzles.permutation.ranks import KINDS
@@ -31,7 +31,8 @@ SYMMETRY_FIELDS = (
     # orientations of every value of a small component (dc_table, int8)
     "cp_table cp_slots cp_counts cp_weights cp_wild dc_table "
     # the lead factor (lead.py)
-    "ld_size ld_slots ld_move ld_invert ld_mask ld_words ld_even ld_component").split()
+    "ld_size ld_slots ld_move ld_invert ld_mask ld_words ld_even ld_component ld_least"
+    ).split() + list(orbit.FIELDS)  # a puzzle of one orbit's programs (orbit.py)
 
 SymmetricTables = namedtuple("SymmetricTables", PermutationTables._fields + tuple(
     SYMMETRY_FIELDS))
@@ -49,9 +50,10 @@ COLUMNS = 18
 DECODE_TABLE_MAX = 1 << 22  # bytes of a component's rows in dc_table, at most
 
 
-def symmetric_tables(puzzle, group):
+def symmetric_tables(puzzle, group, programs=True):
     """The SymmetricTables of a PermutationPuzzle searched under `group` (a
-    symmetry.PermutationSymmetry)."""
+    symmetry.PermutationSymmetry); with the programs of a puzzle of one orbit unless
+    `programs` is False (the generic kernel's, which tests compare them with)."""
     coding = group.coding
     width = coding.width
     small = np.int16 if width < 1 << 15 else np.int32
@@ -68,6 +70,8 @@ def symmetric_tables(puzzle, group):
         mv_image=move_images.astype(small).ravel(),
         **slot_data(coding), **component_data(puzzle.layout, puzzle.components, coding),
         **lead_tables(puzzle, group, sources, images, move_sources, move_images))
+    fields.update(orbit.orbit_tables(puzzle, group, fields) if programs else
+                  orbit.placeholders())
     return SymmetricTables(*puzzle.tables(), *(fields[name] for name in SYMMETRY_FIELDS))
 
 

@@ -1,0 +1,165 @@
+"""The canonical neighbours of a puzzle of one orbit, by table (symmetry_kernels.py): a
+puzzle whose key is one arrangement of distinct pieces (the lead factor, lead.py) times
+their orientations, as the 2x2x2's corners.
+
+A position is then (u, t): u the arrangement's value, t the orientations'.  A move sends u
+to a value read from the lead table, and t to a value that does not depend on u (a move
+twists slots, not pieces: checked when the tables are made).  An element e of the group
+that keeps u's image least gives an image whose orientation in each slot is a function of
+one slot's orientation in t, which slot and which function depending on u and e alone.  So
+each (u, e) pair the lead table names is tabled once as a *program*: for each slot of the
+image, the slot of t it reads and the function, one 32-bit word (the slot, the image
+slot's place in the comparison order, the function's values two bits each).  The kernel
+keeps t as two bits a slot in one integer, runs each program of the neighbour's u (most
+often one) with shifts and masks, takes the least result (packed so that integer order is
+the generic kernel's slot-by-slot order) and reads its rank from a table of 4^n entries.
+The images of the inverse are programs too: the inverse of a position moves each slot's
+orientation to the home slot of its piece, again one slot's value as a function of
+one.  The keys are those of the generic kernel, neighbour for neighbour
+(tests/test_symmetry.py compares the two).
+
+Plain numpy, made with the symmetric tables; the fo_* fields of SymmetricTables.  Other
+puzzles get one-element placeholders of another dtype (uint8), which tell the neighbours
+kernel to compare images slot by slot instead."""
+
+import numpy as np
+
+from puzzledb.puzzles.permutation.rows import component_rows
+
+ORBIT_SLOTS = 8  # slots of the orbit at most: t in 2 n bits, its rank table 4^n entries
+ORBIT_K = 4  # orientations a slot at most (two bits)
+
+FIELDS = ("fo_slots", "fo_twists", "fo_unrank", "fo_rank", "fo_rank_ordered", "fo_move",
+          "fo_start", "fo_program", "fo_inverse", "fo_lead")
+
+
+def placeholders():
+    """The fo_* fields of a puzzle searched by the generic kernel."""
+    one = np.zeros(1, dtype=np.int64)
+    return dict(fo_slots=np.int64(0), fo_twists=np.int64(0), fo_unrank=one, fo_rank=one,
+                fo_rank_ordered=one, fo_move=one, fo_start=one,
+                fo_program=np.zeros(1, dtype=np.uint8), fo_inverse=np.zeros(1, np.uint8),
+                fo_lead=one)
+
+
+def one_orbit(puzzle, group):
+    """(arrangement, orientations) components when the puzzle's key is an arrangement of
+    distinct pieces over every slot of the puzzle times their orientations, in one word, the
+    arrangement first; else None."""
+    comps = puzzle.components
+    coding = group.coding
+    if len(comps) != 2 or puzzle.key_words != 1:
+        return None
+    c0, c1 = comps
+    n = len(c0.slots)
+    if (c0.kind != "perm" or c0.split or c0.cuts or c0.twin is not None or c1.kind != "ori"
+            or c1.cuts or c0.set != c1.set or sorted(c0.slots) != sorted(c1.slots)
+            or n != coding.size or n > ORBIT_SLOTS or not 2 <= c1.k <= ORBIT_K
+            or any(x != 1 for x in c0.counts)):
+        return None
+    weights = puzzle.layout.weights
+    if (puzzle.layout.split is not None or weights.get((id(c0), "whole")) != (0, c1.count)
+            or weights.get((id(c1), "whole")) != (0, 1)):
+        return None
+    return c0, c1
+
+
+def orbit_tables(puzzle, group, fields):
+    """The fo_* fields for `puzzle` under `group` (a symmetry.PermutationSymmetry), from
+    the other fields of its SymmetricTables (`fields`: the lead tables, sy_order, sl_data,
+    iv_home): placeholders unless the puzzle is one orbit (one_orbit) led by its
+    arrangement and every move twists slots whatever piece stands there."""
+    found = one_orbit(puzzle, group)
+    if found is None or fields["ld_component"] != 0:
+        return placeholders()
+    c0, c1 = found
+    coding = group.coding
+    n, k, width = coding.size, c1.k, coding.width
+    shift = coding.shift[0]
+    sources, images = (np.asarray(a) for a in group.slot_maps)
+    symmetries = len(sources)
+    move_sources, move_images = (np.asarray(a) for a in group.move_maps())
+    moves = len(move_sources)
+    images = images.reshape(symmetries, n, width)
+    move_images = move_images.reshape(moves, n, width)
+    mask = (1 << shift) - 1
+    to_slot = lambda local: np.array([coding.first[c0.set] + i for i in local])  # noqa: E731
+
+    u_count, t_count = c0.count, c1.count
+    classes = np.zeros((u_count, n), dtype=np.int64)
+    classes[:, to_slot(c0.slots)] = component_rows(c0, np.arange(u_count))[0]
+    oris = np.zeros((t_count, n), dtype=np.int64)
+    oris[:, to_slot(c1.slots)] = component_rows(c1, np.arange(t_count))[1]
+
+    order = fields["sy_order"]
+    place = np.empty(n, dtype=np.int64)
+    place[order] = np.arange(n)
+    slot_shift = 2 * np.arange(n)
+    ordered_shift = 2 * (n - 1 - place)  # the first slot compared the most significant
+    unrank = (oris << slot_shift).sum(axis=1)
+    rank = np.full(1 << 2 * n, -1, dtype=np.int64)
+    rank[unrank] = np.arange(t_count)
+    rank_ordered = np.full(1 << 2 * n, -1, dtype=np.int64)
+    rank_ordered[(oris << ordered_shift).sum(axis=1)] = np.arange(t_count)
+
+    # a move's orientations: slot j's after it from slot source[j]'s, whatever the class
+    values = (np.arange(n)[:, None] << shift) | np.arange(k)[None, :]  # class, orientation
+    moved = np.zeros((t_count, moves), dtype=np.int64)
+    for m in range(moves):
+        for j in range(n):
+            twist = move_images[m, j][values] & mask  # (class, orientation) -> orientation
+            if (twist != twist[:1]).any():
+                return placeholders()  # a move twisting pieces, not slots
+            moved[:, m] |= twist[0][oris[:, move_sources[m, j]]] << slot_shift[j]
+
+    # the (u, e) pairs the lead table names, u ascending
+    words = int(fields["ld_words"])
+    bits = fields["ld_mask"].reshape(u_count, words)
+    named = [np.nonzero((bits[:, e // 64] >> np.uint64(e % 64)) & np.uint64(1))[0]
+             for e in range(words * 64)]
+    us = np.concatenate(named).astype(np.int64)
+    es = np.concatenate([np.full(len(x), e) for e, x in enumerate(named)]).astype(np.int64)
+    by_u = np.argsort(us, kind="stable")
+    us, es = us[by_u], es[by_u]
+    start = np.searchsorted(us, np.arange(u_count + 1)).astype(np.int64)
+
+    data = fields["sl_data"].reshape(n, 4)
+    solved_class, solved_ori = data[:, 2], data[:, 3]
+    # home[u, i]: the slot where the piece at slot i of arrangement u stands solved
+    home = fields["iv_home"].reshape(n, width)[np.arange(n)[None, :], classes << shift]
+    from_home = np.empty_like(home)  # from_home[u, h]: the slot whose piece is at home in h
+    from_home[np.arange(u_count)[:, None], home] = np.arange(n)[None, :]
+
+    def inverted(us, slots, o):
+        """The inverse's value in `slots` when u's slot from_home[u, slot] holds orientation
+        o: that slot's solved class, orientation o_h + o_i - o."""
+        i = from_home[us, slots]
+        return (solved_class[i] << shift) | ((solved_ori[slots] + solved_ori[i] - o) % k), i
+
+    program = np.zeros((len(us), n), dtype=np.uint32)
+    for j in range(n):
+        direct = es < symmetries
+        s = np.where(direct, es, es - symmetries)
+        q = sources[s, j]  # the slot of the row (or of its inverse) image slot j reads
+        source = np.where(direct, q, from_home[us, q])
+        g = np.zeros(len(us), dtype=np.int64)
+        for o in range(k):
+            plain = (classes[us, q] << shift) | o
+            inverse, _ = inverted(us, q, o)
+            value = np.where(direct, plain, inverse)
+            g |= (images[s, j, value] & mask) << (2 * o)
+        program[:, j] = source | (ordered_shift[j] << 4) | (g << 9)
+
+    inverse_program = np.zeros((u_count, n), dtype=np.uint32)
+    for h in range(n):
+        g = np.zeros(u_count, dtype=np.int64)
+        for o in range(k):
+            value, i = inverted(np.arange(u_count), np.full(u_count, h), o)
+            g |= (value & mask) << (2 * o)
+        inverse_program[:, h] = i | (slot_shift[h] << 4) | (g << 9)
+
+    return dict(fo_slots=np.int64(n), fo_twists=np.int64(t_count), fo_unrank=unrank,
+                fo_rank=rank, fo_rank_ordered=rank_ordered, fo_move=moved.ravel(),
+                fo_start=start, fo_program=program.ravel(),
+                fo_inverse=inverse_program.ravel(), fo_lead=fields["ld_least"])
+

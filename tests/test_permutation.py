@@ -118,6 +118,18 @@ def build_into(tmp_path, puzzle):
     return engine_layers(puzzle, tmp_path / puzzle.name / "layers")
 
 
+def positions_by_depth(tmp_path, puzzle):
+    """The positions of each layer the in-memory build finds: its keys, or the positions
+    they stand for where the build went by classes (a puzzle of one orbit)."""
+    directory = tmp_path / puzzle.name / "layers"
+    build_in_memory(puzzle, directory, threads=2, progress=False, log=lambda m: None)
+    counts = []
+    for path in sorted(directory.glob("depth_*.h5")):
+        with open_layer_file(path) as layer:
+            counts.append(layer.count if layer.positions is None else layer.positions)
+    return counts
+
+
 @pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, COUPLED],
                          ids=["toy", "identical", "RU", "coupled"])
 @pytest.mark.parametrize("metric", ["htm", "qtm"])

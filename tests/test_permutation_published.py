@@ -8,7 +8,7 @@ import pytest
 
 from puzzledb.puzzles.permutation import definition as ksolve
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
-from test_permutation import EXAMPLES, build_into
+from test_permutation import EXAMPLES, positions_by_depth
 
 SQUARES = [1, 6, 27, 120, 519, 1932, 6484, 20310, 55034, 113892, 178495, 179196, 89728,
            16176, 1488, 144]  # A080627
@@ -46,7 +46,7 @@ def cube(moves):
 
 
 def table(tmp_path, puzzle):
-    return [x.size for x in build_into(tmp_path, puzzle)]
+    return positions_by_depth(tmp_path, puzzle)
 
 
 def test_the_squares_group_has_the_published_table(tmp_path):

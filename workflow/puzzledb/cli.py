@@ -177,8 +177,10 @@ def _info(puzzle, args, out):
              help=f"frontier search: states a job expands (default "
                   f"{DEFAULT['job_states']:,})"),
     argument("--symmetry", choices=["none"], default=None,
-             help="none: the frontier search keeps every position, not one key per class "
-                  "of the puzzle's symmetries (`puzzledb info <puzzle>` names them)"),
+             help="none: keep every position, not one key per class of the puzzle's "
+                  "symmetries (the frontier search's default, and the in-memory search's "
+                  "for a permutation puzzle of one orbit; `puzzledb info <puzzle>` names "
+                  "them)"),
 )
 def _build(puzzle, args, out):
     """The search bfs.select plans from the options (the in-memory search when it fits

@@ -28,7 +28,7 @@ from puzzledb.compiled import cache_directory, prepare, set_threads
 class BuildReport:
     puzzle: str
     max_depth: int
-    total: int
+    total: int  # positions (a search by classes stores fewer keys)
     resumed_from: int  # deepest layer found on disk (or in a checkpoint) and kept, -1 if none
     seconds: float  # BFS time: expanding, extracting and writing layers
     compile_seconds: float  # loading (or compiling) the kernels, before the search
@@ -54,18 +54,22 @@ class Progress:
             unit=" states", unit_scale=True, desc=self.puzzle.name, dynamic_ncols=True,
             disable=not (self.shown and sys.stderr.isatty()))
 
-    def finished(self, depth, count):
-        """Layer `depth` of `count` states is final."""
-        self.done += count
-        self.bar.update(count)
-        self.bar.set_postfix(depth=depth, layer=f"{count:,}")
+    def finished(self, depth, count, positions=None):
+        """Layer `depth` of `count` states is final (of `count` classes of `positions`
+        positions, when its keys stand for classes: the bar and the log count positions)."""
+        found = count if positions is None else positions
+        self.done += found
+        self.bar.update(found)
+        self.bar.set_postfix(depth=depth, layer=f"{found:,}")
         if self.shown and self.bar.disable:
             elapsed = time.perf_counter() - self.started
             rate = (self.done - self.first) / elapsed if elapsed > 0 else 0
             size, left = self.puzzle.size, ""
             if not self.puzzle.graded and rate > 0 and 100 * self.done >= size > self.done:
                 left = f", about {(size - self.done) / rate:,.0f} s left"
-            self.log(f"{self.puzzle.name}: depth {depth}: {count:,} states, {self.done:,} in "
+            layer = (f"{count:,} states" if positions is None else
+                     f"{positions:,} positions in {count:,} classes")
+            self.log(f"{self.puzzle.name}: depth {depth}: {layer}, {self.done:,} in "
                      f"all, {elapsed:.2f} s, {rate / 1e6:,.1f} M states/s{left}")
 
     def close(self):
@@ -94,7 +98,9 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     each layer goes to; its depth_limit stops the search after that depth (the manifest
     then records a partial database); its checkpoint_minutes are the time between two
     checkpoints of a store that has them.  progress: a tqdm bar on a terminal, else (a log
-    file) one `log` line per layer."""
+    file) one `log` line per layer.  A plan searched up to symmetry searches the puzzle's
+    classes (SearchPlan.searched): one key a class, each layer weighed in positions."""
+    puzzle = plan.searched(puzzle)
     shown = Progress(puzzle, progress, log)
     sink = plan.store.sink_class()(puzzle, directory, plan, shown.finished, log)
     log(f"{puzzle.name}: in-memory mode, {puzzle.rank_space()}, search needs "
@@ -108,7 +114,8 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     started = time.perf_counter()
     try:
         depth = sink.open(search)
-        shown.begin(sum(info.count for info in sink.infos))
+        shown.begin(sum(info.count if info.positions is None else info.positions
+                        for info in sink.infos))
         while True:
             count = search.expand(depth) if depth_limit is None or depth < depth_limit else 0
             sink.settle()  # the layer before is written (or checkpointed) before it changes
@@ -125,8 +132,11 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     manifest = sink.finish(search, stopped, mode=IN_MEMORY, bfs_seconds=round(seconds, 3),
                            compile_seconds=round(compile_seconds, 3),
                            depth_limit=depth_limit if stopped else None)
-    log(f"{puzzle.name}: complete, {manifest['total']:,} states in {depth + 1} layers "
+    total = manifest.get("positions", manifest["total"])  # positions, keys of classes or not
+    found = f"{total:,} states" if "positions" not in manifest else \
+        f"{total:,} positions in {manifest['total']:,} classes"
+    log(f"{puzzle.name}: complete, {found} in {depth + 1} layers "
         f"(max depth {depth}), BFS {seconds:.2f} s after {compile_seconds:.2f} s compiling")
-    return BuildReport(puzzle.name, depth, manifest["total"], sink.resumed_from, seconds,
+    return BuildReport(puzzle.name, depth, total, sink.resumed_from, seconds,
                        compile_seconds, plan.need_bytes, plan.store.name, sink.checkpoints,
                        sink.checkpoint_seconds)

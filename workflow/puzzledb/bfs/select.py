@@ -33,8 +33,8 @@ class SearchPlan(NamedTuple):
     checkpoint_minutes: float | None = None  # between two checkpoints of a search that
     #                                          has them (0: every layer; None: none)
     job_states: int | None = None  # FRONTIER: the states one job expands (the fan-out)
-    symmetric: bool = False  # FRONTIER: searched up to the puzzle's symmetry group, one
-    #                          key a class (puzzles/symmetric.py)
+    symmetric: bool = False  # searched up to the puzzle's symmetry group, one key a class
+    #                          (puzzles/symmetric.py)
 
     def __repr__(self):
         # what Snakemake compares to rerun a finished build (a param of its rules): what
@@ -62,8 +62,8 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
     setting at fault) when the puzzle has no rank space of 64 bits, or the mode chosen
     cannot search it or keep `store`; BudgetError when the in-memory search is chosen and
     needs more than the budget.  The frontier search goes up to the puzzle's symmetries
-    (Capabilities.symmetry_group) unless `symmetry` is False; the in-memory search has
-    none."""
+    (Capabilities.symmetry_group) unless `symmetry` is False; the in-memory search too where
+    the group says it pays there (SymmetryGroup.in_memory) and the store keeps layers."""
     if not puzzle.ranks_fit:
         raise ChoiceError("puzzles", f"{puzzle.name}: {puzzle.rank_space()}, too many to rank "
                                      f"in 64 bits: no depth database; its positions are "
@@ -87,7 +87,9 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
             + (f"raise memory_mb (store: {store.name} keeps the in-memory search)"
                if store.whole_space else "give it a depth_limit (a partial database, "
                "built sparse) or shards, or raise memory_mb"))
-    symmetric = symmetry and mode == FRONTIER and puzzle.symmetry_group() is not None
+    group = puzzle.symmetry_group() if symmetry else None
+    symmetric = group is not None and (
+        mode == FRONTIER or (store.layers and group.in_memory))
     return SearchPlan(mode, store, depth_limit, segments, need, checkpoint_minutes,
                       job_states, symmetric)
 

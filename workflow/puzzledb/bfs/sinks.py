@@ -27,6 +27,7 @@ from puzzledb.bfs.distances import depth_search
 from puzzledb.bfs.labels import route_kernels, table_kernels
 from puzzledb.bfs.searches import GradedSearch, TwoBitSearch
 from puzzledb.compiled import shuffle
+from puzzledb.puzzles.symmetric import class_kernels
 from puzzledb.store.counts import DEEPEST_STATES, SAMPLE_STATES
 
 
@@ -42,8 +43,9 @@ class LayerSink:
 
     def __init__(self, puzzle, directory, plan, finished, log=print):
         """plan: the build's select.SearchPlan (its store's class keeps the layers; its
-        checkpoint_minutes, for the sinks that checkpoint); finished(depth, count): called
-        when a layer is final (written, or kept)."""
+        checkpoint_minutes, for the sinks that checkpoint); finished(depth, count,
+        positions=None): called when a layer is final (written, or kept; positions: those
+        its keys stand for, when they stand for classes)."""
         self.puzzle = puzzle
         self.directory = directory
         self.store = plan.store.store(directory, puzzle)
@@ -75,8 +77,9 @@ class LayerSink:
         return self.infos[-1].depth
 
     def write_kernels(self):
-        """What writing a layer calls (loaded with the search's kernels, before its clock)."""
-        return shuffle.KERNELS
+        """What writing a layer calls (loaded with the search's kernels, before its clock):
+        the shuffle, and the class sizes that weigh a layer of classes."""
+        return shuffle.KERNELS + class_kernels(self.puzzle)
 
     def query_kernels(self):
         """What the queries of this store will call, as (kernel, arguments) pairs
@@ -95,8 +98,9 @@ class LayerSink:
         if self._pending is not None:
             depth, count, job = self._pending
             self._pending = None
-            self.infos.append(job.result())
-            self.finished(depth, count)
+            info = job.result()
+            self.infos.append(info)
+            self.finished(depth, count, info.positions)
 
     def finish(self, search, stopped, **extra):
         """The manifest, last (its entries beside the layers: `extra`)."""

@@ -253,17 +253,18 @@ def extract_current(a, subs, first, out):
 
 
 @jit(parallel=True)
-def expand(a, cur_flags, next_flags, found, level, tables, max_moves, work_size, mark,
+def expand(a, blocks, next_flags, found, level, tables, max_moves, work_size, mark,
            colour, run, colours):
     """Mark NEXT (code `mark`; None: 01) every UNSEEN neighbour of every CUR state (of
-    `colour`, given the runs' colours: words.colour_lanes), the neighbours from the
-    puzzle's kernel (compiled.neighbours, chosen by the type of the tables); found[k] is the
-    number of states marked by the sub-block k's states."""
+    `colour`, given the runs' colours: words.colour_lanes) of the sub-blocks `blocks` (those
+    flagged CUR), the neighbours from the puzzle's kernel (compiled.neighbours, chosen by
+    the type of the tables); found[k] is the number of states marked by the sub-block k's
+    states.  The loop runs over the flagged sub-blocks alone, so that the threads share
+    them however they cluster (a loop over every sub-block left a frontier in a few
+    hundred of them to one thread)."""
     code = ONE if mark is None else mark
-    for k in prange(cur_flags.size):
-        found[k] = 0
-        if not cur_flags[k]:
-            continue
+    for i in prange(blocks.size):
+        k = blocks[i]
         out, work = scratch(max_moves, work_size)
         new = 0
         whole = 1
@@ -306,7 +307,9 @@ class NeighboursExpansion:
     def _step(self, state, level):
         if self.found is None or self.found.size != state.cur_flags.size:
             self.found = np.zeros(state.cur_flags.size, dtype=np.int64)
-        return expand, (state.words, state.cur_flags, state.next_flags, self.found,
+        self.found[:] = 0
+        return expand, (state.words, np.flatnonzero(state.cur_flags), state.next_flags,
+                        self.found,
                         np.int64(level), self.tables, self.max_moves, self.work_size,
                         state.mark, state.colour, state.run_length, state.colours)
 

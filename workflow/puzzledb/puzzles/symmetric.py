@@ -27,6 +27,9 @@ class SymmetryGroup:
     their kernels module (`kernels`, registering canonical_keys and class_sizes) on their
     tables (`_tables`, made once)."""
 
+    in_memory = False  # whether the in-memory search goes by classes too (its neighbours
+    #                    cheap enough: a permutation puzzle of one orbit's programs)
+
     def tables(self):
         return self._tables
 

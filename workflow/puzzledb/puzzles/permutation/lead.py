@@ -74,9 +74,10 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
         return ranks // 2 if c.kind == "even" else ranks
 
     def moved(columns, source, image):
-        """The classes (a column a slot) after a slot map (orientations 0: the classes
-        ignore them), each column through the map's table of classes."""
-        out = np.empty_like(columns)
+        """The classes (a column a slot, as indices: np.take would convert narrower ones
+        at every call) after a slot map (orientations 0: the classes ignore them), each
+        column through the map's table of classes."""
+        out = np.empty(columns.shape, dtype=narrow)
         for i, j in enumerate(slots):
             g = int(source[j])
             kinds = np.arange(len(coding.kinds[coding.orbit[g]]))
@@ -84,24 +85,63 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
             np.take(table, columns[slots.index(g)], out=out[i])
         return out
 
-    columns = np.ascontiguousarray(classes.T, dtype=narrow)
+    columns = np.ascontiguousarray(classes.T, dtype=np.intp)
     moves = [value(moved(columns, move_sources[m], move_images[m]))
              for m in range(len(move_sources))]
-    inverse = np.ascontiguousarray(_inverse_rows(coding, slots, classes).T, dtype=narrow)
-    images_of = [value(moved(rows, sources[s], images[s]))
-                 for rows in ([columns, inverse] if group.inversion else [columns])
-                 for s in range(len(sources))]
+    inverse = np.ascontiguousarray(_inverse_rows(coding, slots, classes).T, dtype=np.intp)
+    inverted = value(inverse.astype(narrow))
+    direct = _composed(coding, sources, images,
+                       lambda s: value(moved(columns, sources[s], images[s])))
+    images_of = direct + ([image[inverted] for image in direct] if group.inversion else [])
     least = np.min(images_of, axis=0)
     words = (len(images_of) + 63) // 64
     mask = np.zeros((c.count, words), dtype=np.uint64)
     for e, image in enumerate(images_of):
         mask[image == least, e // 64] |= np.uint64(1) << np.uint64(e % 64)
     return dict(ld_size=np.int64(c.count), ld_slots=np.array(slots, dtype=np.int64),
-                ld_move=np.stack(moves, axis=1).astype(np.int32).ravel(),
-                ld_invert=value(inverse).astype(np.int32), ld_mask=mask.ravel(),
+                ld_move=np.stack(moves, axis=1).astype(
+                    np.uint16 if c.count <= 1 << 16 else np.int32).ravel(),
+                ld_invert=inverted.astype(np.int32), ld_mask=mask.ravel(),
                 ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"),
                 ld_component=np.int64(puzzle.components.index(c)),
                 ld_least=least.astype(np.int64))
+
+
+def _composed(coding, sources, images, ranked):
+    """The lead value of every element's image of each lead value (a permutation of them:
+    the lead factor is closed), element s's made by ranked(s) for a few, the rest as
+    compositions: "s then t" is the slot map whose source is source_s[source_t] and whose
+    image is image_t after image_s, and its values are those of t taken at those of s.  An
+    element found as no composition is ranked and joins the generators."""
+    count, n, width = images.shape
+    valid = np.array([[(v & ((1 << coding.shift[j]) - 1)) < coding.k[j]
+                       and v >> coding.shift[j] < len(coding.kinds[coding.orbit[j]])
+                       for v in range(width)] for j in range(n)])
+
+    def key(source, image):
+        return source.tobytes() + np.where(valid, image, -1).tobytes()
+
+    elements = {}
+    for s in range(count):
+        elements.setdefault(key(sources[s], images[s]), []).append(s)
+    values, generators = [None] * count, []
+    for s in range(count):
+        if values[s] is not None:
+            continue
+        values[s] = ranked(s)
+        generators.append(s)
+        found = [e for e in range(count) if values[e] is not None]
+        while found:
+            new = []
+            for a in found:
+                for b in generators:
+                    image = np.take_along_axis(images[b], images[a][sources[b]], axis=1)
+                    for e in elements.get(key(sources[a][sources[b]], image), []):
+                        if values[e] is None:
+                            values[e] = values[b][values[a]]
+                            new.append(e)
+            found = new
+    return values
 
 
 def _inverse_rows(coding, slots, classes):

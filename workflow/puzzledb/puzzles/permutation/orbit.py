@@ -8,7 +8,7 @@ twists slots, not pieces: checked when the tables are made).  An element e of th
 that keeps u's image least gives an image whose orientation in each slot is a function of
 one slot's orientation in t, which slot and which function depending on u and e alone.  So
 each (u, e) pair the lead table names is tabled once as a *program*: for each slot of the
-image, the slot of t it reads and the function, one 32-bit word (the slot, the image
+image, the slot of t it reads and the function, one 16-bit word (the slot, the image
 slot's place in the comparison order, the function's values two bits each).  The kernel
 keeps t as two bits a slot in one integer, runs each program of the neighbour's u (most
 often one) with shifts and masks, takes the least result (packed so that integer order is
@@ -27,7 +27,7 @@ import numpy as np
 from puzzledb.puzzles.permutation.rows import component_rows
 
 ORBIT_SLOTS = 8  # slots of the orbit at most: t in 2 n bits, its rank table 4^n entries
-ORBIT_K = 4  # orientations a slot at most (two bits)
+ORBIT_K = 4  # orientations a slot at most (two bits; so at most 4^7 orientations' values)
 
 FIELDS = ("fo_slots", "fo_twists", "fo_unrank", "fo_rank", "fo_rank_ordered", "fo_move",
           "fo_start", "fo_program", "fo_inverse", "fo_lead")
@@ -38,8 +38,7 @@ def placeholders():
     one = np.zeros(1, dtype=np.int64)
     return dict(fo_slots=np.int64(0), fo_twists=np.int64(0), fo_unrank=one, fo_rank=one,
                 fo_rank_ordered=one, fo_move=one, fo_start=one,
-                fo_program=np.zeros(1, dtype=np.uint8), fo_inverse=np.zeros(1, np.uint8),
-                fo_lead=one)
+                fo_program=np.zeros(1, dtype=np.uint8), fo_inverse=one, fo_lead=one)
 
 
 def one_orbit(puzzle, group):
@@ -76,12 +75,11 @@ def orbit_tables(puzzle, group, fields):
     coding = group.coding
     n, k, width = coding.size, c1.k, coding.width
     shift = coding.shift[0]
-    sources, images = (np.asarray(a) for a in group.slot_maps)
-    symmetries = len(sources)
-    move_sources, move_images = (np.asarray(a) for a in group.move_maps())
-    moves = len(move_sources)
-    images = images.reshape(symmetries, n, width)
-    move_images = move_images.reshape(moves, n, width)
+    symmetries, moves = int(fields["sy_count"]), fields["mv_source"].size // n
+    sources = fields["sy_source"].reshape(symmetries, n)
+    images = fields["sy_image"].reshape(symmetries, n, width)
+    move_sources = fields["mv_source"].reshape(moves, n)
+    move_images = fields["mv_image"].reshape(moves, n, width)
     mask = (1 << shift) - 1
     to_slot = lambda local: np.array([coding.first[c0.set] + i for i in local])  # noqa: E731
 
@@ -130,36 +128,34 @@ def orbit_tables(puzzle, group, fields):
     from_home = np.empty_like(home)  # from_home[u, h]: the slot whose piece is at home in h
     from_home[np.arange(u_count)[:, None], home] = np.arange(n)[None, :]
 
-    def inverted(us, slots, o):
-        """The inverse's value in `slots` when u's slot from_home[u, slot] holds orientation
-        o: that slot's solved class, orientation o_h + o_i - o."""
-        i = from_home[us, slots]
-        return (solved_class[i] << shift) | ((solved_ori[slots] + solved_ori[i] - o) % k), i
-
-    program = np.zeros((len(us), n), dtype=np.uint32)
+    program = np.zeros((len(us), n), dtype=np.uint16)
+    direct = es < symmetries
+    s = np.where(direct, es, es - symmetries)
     for j in range(n):
-        direct = es < symmetries
-        s = np.where(direct, es, es - symmetries)
         q = sources[s, j]  # the slot of the row (or of its inverse) image slot j reads
-        source = np.where(direct, q, from_home[us, q])
+        # the row's value at q, orientation 0, and where the inverse's value at q comes from
+        plain = classes[us, q] << shift
+        i = from_home[us, q]
+        inverse = solved_class[i] << shift
+        turned = solved_ori[q] + solved_ori[i]
         g = np.zeros(len(us), dtype=np.int64)
         for o in range(k):
-            plain = (classes[us, q] << shift) | o
-            inverse, _ = inverted(us, q, o)
-            value = np.where(direct, plain, inverse)
+            value = np.where(direct, plain | o, inverse | ((turned - o) % k))
             g |= (images[s, j, value] & mask) << (2 * o)
-        program[:, j] = source | (ordered_shift[j] << 4) | (g << 9)
+        program[:, j] = np.where(direct, q, i) | (ordered_shift[j] << 2) | (g << 6)
 
-    inverse_program = np.zeros((u_count, n), dtype=np.uint32)
+    inverse_program = np.zeros((u_count, n), dtype=np.uint16)
     for h in range(n):
+        i = from_home[:, h]  # slot h of the inverse: slot i's piece, its orientation turned
         g = np.zeros(u_count, dtype=np.int64)
         for o in range(k):
-            value, i = inverted(np.arange(u_count), np.full(u_count, h), o)
-            g |= (value & mask) << (2 * o)
-        inverse_program[:, h] = i | (slot_shift[h] << 4) | (g << 9)
+            g |= ((solved_ori[h] + solved_ori[i] - o) % k) << (2 * o)
+        inverse_program[:, h] = i | (slot_shift[h] << 2) | (g << 6)
 
-    return dict(fo_slots=np.int64(n), fo_twists=np.int64(t_count), fo_unrank=unrank,
-                fo_rank=rank, fo_rank_ordered=rank_ordered, fo_move=moved.ravel(),
-                fo_start=start, fo_program=program.ravel(),
-                fo_inverse=inverse_program.ravel(), fo_lead=fields["ld_least"])
-
+    # the narrowest types that hold them: the kernel's look-ups stay in the caches
+    return dict(fo_slots=np.int64(n), fo_twists=np.int64(t_count),
+                fo_unrank=unrank.astype(np.uint16), fo_rank=rank.astype(np.int16),
+                fo_rank_ordered=rank_ordered.astype(np.int16),
+                fo_move=moved.ravel().astype(np.uint16), fo_start=start.astype(np.int32),
+                fo_program=program.ravel(), fo_inverse=inverse_program.ravel(),
+                fo_lead=fields["ld_least"].astype(np.int32))

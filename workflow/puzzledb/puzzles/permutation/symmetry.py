@@ -16,6 +16,7 @@ import numpy as np
 
 from puzzledb.puzzles.permutation.automorphisms import automorphisms, images_of
 from puzzledb.puzzles.permutation.group import move_points
+from puzzledb.puzzles.permutation import orbit
 from puzzledb.puzzles.permutation.layout import metric_moves
 from puzzledb.puzzles.permutation.slots import SlotCoding
 from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables
@@ -148,6 +149,13 @@ class PermutationSymmetry(SymmetryGroup):
         digest = hashlib.sha256(repr(self.images).encode()).hexdigest()[:16]
         return {"symmetries": len(self.maps), "inversion": self.inversion,
                 "images": digest, "canonical": "conjugation/1"}
+
+    @property
+    def in_memory(self):
+        """The in-memory search goes by classes for a puzzle of one orbit, whose canonical
+        neighbours are made by programs (orbit.py): there a class costs little more than a
+        position, and the layers hold a class's key instead of up to `order` positions."""
+        return orbit.one_orbit(self.puzzle, self) is not None
 
     # -- what puzzles.symmetric.Classes asks of a group ----------------------------------------
     kernels = "puzzledb.puzzles.permutation.symmetry_kernels"

@@ -262,8 +262,8 @@ def _run(program, at, n, x):
     out = np.int64(0)
     for q in range(n):
         w = np.int64(program[at + np.uint64(q)])
-        o = (x >> ((w & 15) << 1)) & 3
-        out |= ((w >> (9 + (o << 1))) & 3) << ((w >> 4) & 31)
+        o = (x >> ((w & 7) << 1)) & 3
+        out |= ((w >> (6 + (o << 1))) & 3) << ((w >> 2) & 14)
     return out
 
 
@@ -298,9 +298,9 @@ def _neighbours(program, key, level, out, work, t):
 
 @overload(_neighbours, inline="always")
 def _neighbours_by_kind(program, key, level, out, work, t):
-    """By programs when the tables have them (fo_program uint32; orbit.py), else by
+    """By programs when the tables have them (fo_program uint16; orbit.py), else by
     images: a kernel holds the code of one of them only."""
-    if program.dtype == types.uint32:
+    if program.dtype == types.uint16:
         return lambda program, key, level, out, work, t: _neighbours_by_programs(
             key, level, out, work, t)
     return lambda program, key, level, out, work, t: _neighbours_by_images(
@@ -424,7 +424,7 @@ def _stabilisers(program, keys, t, out, first, last):
 
 @overload(_stabilisers, inline="always")
 def _stabilisers_by_kind(program, keys, t, out, first, last):
-    if program.dtype == types.uint32 and keys.ndim == 1:
+    if program.dtype == types.uint16 and keys.ndim == 1:
         def by_programs(program, keys, t, out, first, last):
             for i in range(first, last):
                 out[i] = _stabiliser_by_programs(np.int64(keys[i]), t)

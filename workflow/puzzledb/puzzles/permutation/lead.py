@@ -99,8 +99,7 @@ def lead_tables(puzzle, group, sources, images, move_sources, move_images):
     for e, image in enumerate(images_of):
         mask[image == least, e // 64] |= np.uint64(1) << np.uint64(e % 64)
     return dict(ld_size=np.int64(c.count), ld_slots=np.array(slots, dtype=np.int64),
-                ld_move=np.stack(moves, axis=1).astype(
-                    np.uint16 if c.count <= 1 << 16 else np.int32).ravel(),
+                ld_move=np.stack(moves, axis=1).astype(np.int32).ravel(),
                 ld_invert=inverted.astype(np.int32), ld_mask=mask.ravel(),
                 ld_words=np.int64(words), ld_even=np.int64(c.kind == "even"),
                 ld_component=np.int64(puzzle.components.index(c)),

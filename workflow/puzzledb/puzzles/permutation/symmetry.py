@@ -14,9 +14,9 @@ from importlib import import_module
 
 import numpy as np
 
+from puzzledb.puzzles.permutation import orbit
 from puzzledb.puzzles.permutation.automorphisms import automorphisms, images_of
 from puzzledb.puzzles.permutation.group import move_points
-from puzzledb.puzzles.permutation import orbit
 from puzzledb.puzzles.permutation.layout import metric_moves
 from puzzledb.puzzles.permutation.slots import SlotCoding
 from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables

@@ -4,6 +4,7 @@ generic kernel's, and its in-memory search by classes against a plain-Python sea
 file of its own, so that the test runner gives it a worker beside test_symmetry.py's)."""
 
 import numpy as np
+import pytest
 
 from building import plan
 from plain_permutation import bfs_plain, board_text
@@ -13,11 +14,14 @@ from puzzledb.puzzles.symmetric import Classes
 from puzzledb.query.database import DepthDatabase
 
 
+@pytest.mark.slow
 def test_a_puzzle_of_one_orbit_is_canonicalised_by_programs_as_by_its_images():
     """The 2x2x2 turning six faces is one orbit (its corners' places times their twists):
     its tables carry programs (orbit.py), and the neighbours and class sizes they give are
     the generic kernel's, key for key, in the same order; a puzzle of identical pieces has
-    none."""
+    none.  (Slow tier: it compiles both kernels for a second type of tables; the default
+    tier's searches by programs are checked against the plain-Python one, below and in
+    test_symmetry.py.)"""
     from puzzledb import compiled
     from puzzledb.puzzles.permutation.symmetry_kernels import class_sizes
     from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables

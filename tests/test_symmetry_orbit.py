@@ -46,17 +46,29 @@ def test_a_puzzle_of_one_orbit_is_canonicalised_by_programs_as_by_its_images():
     assert identical.symmetry_group().tables().fo_program.dtype == np.uint8
 
 
-def test_the_in_memory_search_of_a_puzzle_of_one_orbit_goes_by_classes(tmp_path):
+def test_a_puzzle_of_one_orbit_is_planned_by_classes_in_memory():
     """The 2x2x2 turning six faces, planned as `puzzledb build` plans it: in memory, and up
     to its 48 symmetries and inversion (its programs make a class little dearer than a
-    position); its layers are the classes a plain BFS over the class puzzle finds, weighed
-    in positions, and a position is found by its class.  `symmetry: none` and a store
-    without layers search every position."""
-    text, puzzle = geometric("distinct")
+    position); `symmetry: none` and a store without layers search every position, and a
+    puzzle of identical pieces goes in memory position by position."""
+    _, puzzle = geometric("distinct")
     chosen = plan(puzzle, memory_mb=64, depth_limit=5)
     assert chosen.mode == select.IN_MEMORY and chosen.symmetric
     assert not plan(puzzle, depth_limit=5, symmetry=False).symmetric
     assert not plan(puzzle, store="counts").symmetric
+    _, identical = geometric("identical")
+    assert not plan(identical, memory_mb=64).symmetric
+
+
+@pytest.mark.slow
+def test_the_in_memory_search_of_a_puzzle_of_one_orbit_goes_by_classes(tmp_path):
+    """That search, built: its layers are the classes a plain BFS over the class puzzle
+    finds, weighed in positions, and a position is found by its class.  (Slow tier: it
+    compiles the in-memory engine's kernels for the tables with programs; the default
+    tier's frontier search of the same puzzle goes through the programs,
+    test_symmetry.py.)"""
+    text, puzzle = geometric("distinct")
+    chosen = plan(puzzle, memory_mb=64, depth_limit=5)
     log = []
     select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
                  progress=True, log=log.append)

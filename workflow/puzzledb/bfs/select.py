@@ -87,9 +87,11 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
             + (f"raise memory_mb (store: {store.name} keeps the in-memory search)"
                if store.whole_space else "give it a depth_limit (a partial database, "
                "built sparse) or shards, or raise memory_mb"))
-    group = puzzle.symmetry_group() if symmetry else None
-    symmetric = group is not None and (
-        mode == FRONTIER or (store.layers and group.in_memory))
+    # the group is found only where it may be used: the frontier search, or an in-memory
+    # one whose store keeps layers
+    wanted = symmetry and (mode == FRONTIER or store.layers)
+    group = puzzle.symmetry_group() if wanted else None
+    symmetric = group is not None and (mode == FRONTIER or group.in_memory)
     return SearchPlan(mode, store, depth_limit, segments, need, checkpoint_minutes,
                       job_states, symmetric)
 

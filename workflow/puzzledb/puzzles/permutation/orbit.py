@@ -65,52 +65,74 @@ def one_orbit(puzzle, group):
 
 def orbit_tables(puzzle, group, fields):
     """The fo_* fields for `puzzle` under `group` (a symmetry.PermutationSymmetry), from
-    the other fields of its SymmetricTables (`fields`: the lead tables, sy_order, sl_data,
-    iv_home): placeholders unless the puzzle is one orbit (one_orbit) led by its
+    the other fields of its SymmetricTables (`fields`: the lead tables, slot maps, sy_order,
+    sl_data, iv_home): placeholders unless the puzzle is one orbit (one_orbit) led by its
     arrangement and every move twists slots whatever piece stands there."""
     found = one_orbit(puzzle, group)
     if found is None or fields["ld_component"] != 0:
         return placeholders()
     c0, c1 = found
     coding = group.coding
-    n, k, width = coding.size, c1.k, coding.width
-    shift = coding.shift[0]
-    symmetries, moves = int(fields["sy_count"]), fields["mv_source"].size // n
-    sources = fields["sy_source"].reshape(symmetries, n)
-    images = fields["sy_image"].reshape(symmetries, n, width)
+    n = coding.size
+    to_slot = lambda local: np.array([coding.first[c0.set] + i for i in local])  # noqa: E731
+    classes = np.zeros((c0.count, n), dtype=np.int64)
+    classes[:, to_slot(c0.slots)] = component_rows(c0, np.arange(c0.count))[0]
+    oris = np.zeros((c1.count, n), dtype=np.int64)
+    oris[:, to_slot(c1.slots)] = component_rows(c1, np.arange(c1.count))[1]
+    packing = _Packing(fields["sy_order"], oris)
+    moved = _moved(coding, c1.k, fields, oris, packing)
+    if moved is None:
+        return placeholders()  # a move twisting pieces, not slots
+    us, es, start = _pairs(fields, c0.count)
+    program, inverse_program = _programs(coding, c1.k, fields, classes, us, es, packing)
+    # the narrowest types that hold them: the kernel's look-ups stay in the caches
+    return dict(fo_slots=np.int64(n), fo_twists=np.int64(c1.count),
+                fo_unrank=packing.unrank.astype(np.uint16), fo_rank=packing.rank.astype(np.int16),
+                fo_rank_ordered=packing.rank_ordered.astype(np.int16),
+                fo_move=moved.ravel().astype(np.uint16), fo_start=start.astype(np.int32),
+                fo_program=program.ravel(), fo_inverse=inverse_program.ravel(),
+                fo_lead=fields["ld_least"].astype(np.int32))
+
+
+class _Packing:
+    """Orientations two bits a slot: in slot order (slot_shift; unrank[t], rank of a packed
+    value) and in the comparison order, the first slot compared the most significant
+    (ordered_shift; rank_ordered of a packed value)."""
+
+    def __init__(self, order, oris):
+        count, n = oris.shape
+        place = np.empty(n, dtype=np.int64)
+        place[order] = np.arange(n)
+        self.slot_shift = 2 * np.arange(n)
+        self.ordered_shift = 2 * (n - 1 - place)
+        self.unrank = (oris << self.slot_shift).sum(axis=1)
+        self.rank = np.full(1 << 2 * n, -1, dtype=np.int64)
+        self.rank[self.unrank] = np.arange(count)
+        self.rank_ordered = np.full(1 << 2 * n, -1, dtype=np.int64)
+        self.rank_ordered[(oris << self.ordered_shift).sum(axis=1)] = np.arange(count)
+
+
+def _moved(coding, k, fields, oris, packing):
+    """moved[t, m]: the orientations (packed in slot order) after move m of those of value
+    t: slot j's from slot source[j]'s, whatever the class; None when a move's twist depends
+    on the piece."""
+    n, width, shift = coding.size, coding.width, coding.shift[0]
+    moves = fields["mv_source"].size // n
     move_sources = fields["mv_source"].reshape(moves, n)
     move_images = fields["mv_image"].reshape(moves, n, width)
-    mask = (1 << shift) - 1
-    to_slot = lambda local: np.array([coding.first[c0.set] + i for i in local])  # noqa: E731
-
-    u_count, t_count = c0.count, c1.count
-    classes = np.zeros((u_count, n), dtype=np.int64)
-    classes[:, to_slot(c0.slots)] = component_rows(c0, np.arange(u_count))[0]
-    oris = np.zeros((t_count, n), dtype=np.int64)
-    oris[:, to_slot(c1.slots)] = component_rows(c1, np.arange(t_count))[1]
-
-    order = fields["sy_order"]
-    place = np.empty(n, dtype=np.int64)
-    place[order] = np.arange(n)
-    slot_shift = 2 * np.arange(n)
-    ordered_shift = 2 * (n - 1 - place)  # the first slot compared the most significant
-    unrank = (oris << slot_shift).sum(axis=1)
-    rank = np.full(1 << 2 * n, -1, dtype=np.int64)
-    rank[unrank] = np.arange(t_count)
-    rank_ordered = np.full(1 << 2 * n, -1, dtype=np.int64)
-    rank_ordered[(oris << ordered_shift).sum(axis=1)] = np.arange(t_count)
-
-    # a move's orientations: slot j's after it from slot source[j]'s, whatever the class
     values = (np.arange(n)[:, None] << shift) | np.arange(k)[None, :]  # class, orientation
-    moved = np.zeros((t_count, moves), dtype=np.int64)
+    moved = np.zeros((len(oris), moves), dtype=np.int64)
     for m in range(moves):
         for j in range(n):
-            twist = move_images[m, j][values] & mask  # (class, orientation) -> orientation
+            twist = move_images[m, j][values] & ((1 << shift) - 1)  # -> orientation
             if (twist != twist[:1]).any():
-                return placeholders()  # a move twisting pieces, not slots
-            moved[:, m] |= twist[0][oris[:, move_sources[m, j]]] << slot_shift[j]
+                return None
+            moved[:, m] |= twist[0][oris[:, move_sources[m, j]]] << packing.slot_shift[j]
+    return moved
 
-    # the (u, e) pairs the lead table names, u ascending
+
+def _pairs(fields, u_count):
+    """(u, e) of every pair the lead table names, u ascending, and where each u's start."""
     words = int(fields["ld_words"])
     bits = fields["ld_mask"].reshape(u_count, words)
     named = [np.nonzero((bits[:, e // 64] >> np.uint64(e % 64)) & np.uint64(1))[0]
@@ -119,10 +141,19 @@ def orbit_tables(puzzle, group, fields):
     es = np.concatenate([np.full(len(x), e) for e, x in enumerate(named)]).astype(np.int64)
     by_u = np.argsort(us, kind="stable")
     us, es = us[by_u], es[by_u]
-    start = np.searchsorted(us, np.arange(u_count + 1)).astype(np.int64)
+    return us, es, np.searchsorted(us, np.arange(u_count + 1)).astype(np.int64)
 
+
+def _programs(coding, k, fields, classes, us, es, packing):
+    """The programs of the pairs (us, es), and of each arrangement's inverse."""
+    n, width, shift = coding.size, coding.width, coding.shift[0]
+    mask = (1 << shift) - 1
+    symmetries = int(fields["sy_count"])
+    sources = fields["sy_source"].reshape(symmetries, n)
+    images = fields["sy_image"].reshape(symmetries, n, width)
     data = fields["sl_data"].reshape(n, 4)
     solved_class, solved_ori = data[:, 2], data[:, 3]
+    u_count = len(classes)
     # home[u, i]: the slot where the piece at slot i of arrangement u stands solved
     home = fields["iv_home"].reshape(n, width)[np.arange(n)[None, :], classes << shift]
     from_home = np.empty_like(home)  # from_home[u, h]: the slot whose piece is at home in h
@@ -142,7 +173,7 @@ def orbit_tables(puzzle, group, fields):
         for o in range(k):
             value = np.where(direct, plain | o, inverse | ((turned - o) % k))
             g |= (images[s, j, value] & mask) << (2 * o)
-        program[:, j] = np.where(direct, q, i) | (ordered_shift[j] << 2) | (g << 6)
+        program[:, j] = np.where(direct, q, i) | (packing.ordered_shift[j] << 2) | (g << 6)
 
     inverse_program = np.zeros((u_count, n), dtype=np.uint16)
     for h in range(n):
@@ -150,12 +181,5 @@ def orbit_tables(puzzle, group, fields):
         g = np.zeros(u_count, dtype=np.int64)
         for o in range(k):
             g |= ((solved_ori[h] + solved_ori[i] - o) % k) << (2 * o)
-        inverse_program[:, h] = i | (slot_shift[h] << 2) | (g << 6)
-
-    # the narrowest types that hold them: the kernel's look-ups stay in the caches
-    return dict(fo_slots=np.int64(n), fo_twists=np.int64(t_count),
-                fo_unrank=unrank.astype(np.uint16), fo_rank=rank.astype(np.int16),
-                fo_rank_ordered=rank_ordered.astype(np.int16),
-                fo_move=moved.ravel().astype(np.uint16), fo_start=start.astype(np.int32),
-                fo_program=program.ravel(), fo_inverse=inverse_program.ravel(),
-                fo_lead=fields["ld_least"].astype(np.int32))
+        inverse_program[:, h] = i | (packing.slot_shift[h] << 2) | (g << 6)
+    return program, inverse_program

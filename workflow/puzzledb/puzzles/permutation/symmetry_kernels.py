@@ -255,6 +255,7 @@ def _neighbours_by_images(key, level, out, work, t):
             count += 1
     return count
 
+
 @jit(inline="always")
 def _run(program, at, n, x):
     """A program of orbit.py on the orientations x (two bits a slot): for each of its n
@@ -265,6 +266,20 @@ def _run(program, at, n, x):
         o = (x >> ((w & 7) << 1)) & 3
         out |= ((w >> (6 + (o << 1))) & 3) << ((w >> 2) & 14)
     return out
+
+
+@jit(inline="always")
+def _least(program, first, last, n, x):
+    """(the least result of programs first..last-1 on x, how many give it)."""
+    best = _run(program, np.uint64(first * n), n, x)
+    count = 1
+    for e in range(first + 1, last):
+        y = _run(program, np.uint64(e * n), n, x)
+        if y < best:
+            best, count = y, 1
+        elif y == best:
+            count += 1
+    return best, count
 
 
 @jit(inline="always")
@@ -283,9 +298,7 @@ def _neighbours_by_programs(key, level, out, work, t):
         for m in range(moves):
             u2 = np.int64(lead_move[np.uint64(u * moves + m)])
             x = moved[np.uint64(v * moves + m)]
-            best = _run(program, np.uint64(start[u2] * n), n, x)
-            for e in range(start[u2] + 1, start[u2 + 1]):
-                best = min(best, _run(program, np.uint64(e * n), n, x))
+            best, _ = _least(program, start[u2], start[u2 + 1], n, x)
             out[count] = least[u2] * twists + ranked[best]
             count += 1
     return count
@@ -405,15 +418,7 @@ def _stabiliser_by_programs(key, t):
     its lead value's programs (orbit.py) give its own orientations back."""
     n, twists, start, program = t.fo_slots, t.fo_twists, t.fo_start, t.fo_program
     u, v = key // twists, key % twists
-    x = t.fo_unrank[v]
-    own = _run(program, np.uint64(start[u] * n), n, x)
-    count = 1
-    for e in range(start[u] + 1, start[u + 1]):
-        y = _run(program, np.uint64(e * n), n, x)
-        if y < own:
-            own, count = y, 1
-        elif y == own:
-            count += 1
+    _, count = _least(program, start[u], start[u + 1], n, t.fo_unrank[v])
     return count
 
 

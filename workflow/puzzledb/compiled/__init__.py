@@ -8,20 +8,14 @@ time from the type of the tables, which every family registers with its kernels.
 closes over a compiled function, so every loop is reloaded from the cache in the next
 process instead of being compiled again.
 
-numba checks a cached function against its own source file only, not against the files of
-the functions it calls.  The cache directory is therefore named after a digest of the whole
-package's source: any change to any kernel gives freshly compiled code.
+Each kernel is cached on disk (caching.py): keyed by what its code can reach, so that an edit
+recompiles only the kernels it touches, and compiled by one process at a time among those
+sharing the cache.
 """
 
-import hashlib
-import os
-import shutil
 import sys
-import tempfile
-import time
 from functools import cache
 from importlib import import_module
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -29,54 +23,7 @@ from numba.core import types
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the whole puzzledb package
-STALE_DAYS = 7  # cache directories of other source versions unused this long are removed
-
-
-def source_digest():
-    """A digest of every source file of the package: it names the kernel cache."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def cache_root():
-    """PUZZLEDB_CACHE_DIR, else $XDG_CACHE_HOME/puzzledb/numba (~/.cache by default)."""
-    if os.environ.get("PUZZLEDB_CACHE_DIR"):
-        return Path(os.environ["PUZZLEDB_CACHE_DIR"])
-    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(home) / "puzzledb" / "numba"
-
-
-@cache
-def cache_directory():
-    """The kernel cache of this source version, given to numba: made (and the directories of
-    other versions unused for STALE_DAYS removed) on first use, by the first kernel
-    compiled or loaded (`jit`), not when this module is imported: hashing the package's
-    source and pruning the cache root are work a process that compiles nothing (the
-    Snakefile's parse, the config check) does not need."""
-    root = cache_root()
-    here = root / f"numba{numba.__version__}-{source_digest()}"
-    try:
-        here.mkdir(parents=True, exist_ok=True)
-    except OSError:  # an unwritable home: a private directory in the system's temp
-        root = Path(tempfile.gettempdir()) / f"puzzledb-numba-{os.getuid()}"
-        here = root / here.name
-        here.mkdir(parents=True, exist_ok=True)
-    os.utime(here)
-    # Every edit of the source makes a new directory: those of other versions unused for
-    # STALE_DAYS are removed, and only directories this function names (numba<version>-
-    # <digest>), so a cache root shared with other files (PUZZLEDB_CACHE_DIR) loses nothing
-    # else.  A directory in use by a running process of another version is touched at its
-    # start, so it is not stale.
-    old = time.time() - STALE_DAYS * 86400
-    for other in root.glob("numba*-*"):
-        if other != here and other.is_dir() and other.stat().st_mtime < old:
-            shutil.rmtree(other, ignore_errors=True)
-    numba.config.CACHE_DIR = str(here)
-    return here
+from puzzledb.compiled.caching import cache_directory, depends, enable, in_cache  # noqa: F401
 
 
 @cache
@@ -98,12 +45,11 @@ def _array_registry_without_blas():
 
 def jit(function=None, *, parallel=False, inline="never"):
     """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
-    cache_directory()  # numba takes its cache directory when a function is decorated
     _array_registry_without_blas()
-    options = dict(cache=True, nogil=True, parallel=parallel, inline=inline)
+    options = dict(nogil=True, parallel=parallel, inline=inline)
     if function is None:
-        return numba.njit(**options)
-    return numba.njit(**options)(function)
+        return lambda function: enable(numba.njit(**options)(function))
+    return enable(numba.njit(**options)(function))
 
 
 def prepare(calls, load=True):
@@ -120,24 +66,12 @@ def prepare(calls, load=True):
         if (kernel, signature) in done:
             continue
         done.add((kernel, signature))
-        if not load and _in_cache(kernel, signature):
+        if not load and in_cache(kernel, signature):
             continue
         misses = sum(kernel.stats.cache_misses.values())
         kernel.compile(signature)
         compiled += sum(kernel.stats.cache_misses.values()) > misses
     return len(done), compiled
-
-
-def _in_cache(kernel, signature):
-    """Whether numba's disk cache holds `kernel` for `signature`: its index read, nothing
-    loaded.  Through numba's own cache methods (the key load_overload looks up), so a
-    numba that changes them gives False, and the kernel is loaded as before."""
-    try:
-        cache = kernel._cache
-        key = cache._index_key(signature, kernel.targetctx.codegen())
-        return key in cache._cache_file._load_index()
-    except AttributeError:
-        return False
 
 
 def set_threads(threads):
@@ -181,6 +115,7 @@ def register(tables_type, **kernels):
         if role not in _KERNELS:
             raise TypeError(f"unknown kernel role {role!r}; use one of {', '.join(_ROLES)}")
         _KERNELS[role][tables_type] = kernel
+        depends(tables_type, kernel.py_func.__module__)
 
 
 def _kernel(role, tables):

@@ -24,7 +24,7 @@ from numba import prange
 from numba.core.errors import NumbaIRAssumptionWarning, TypingError
 from numba.extending import overload
 
-from puzzledb.compiled import jit
+from puzzledb.compiled import depends, jit
 from puzzledb.compiled.bitops import lowest_bit
 from puzzledb.expansion import ONE, STATES_PER_WORD, twobit_words
 from puzzledb.expansion.words import (
@@ -160,6 +160,7 @@ def register(tables_type, scratch, start, moves, jump_start, jump):
     plane, previous the rank after the jump before it in the same direction (the first:
     the state's own), q not below the state asked about before."""
     _VERTICAL[tables_type] = (scratch, start, moves, jump_start, jump)
+    depends(tables_type, start.py_func.__module__)  # the sweeps' cache entries are keyed by it
 
 
 def _vertical(t, role):

@@ -161,3 +161,43 @@ def test_two_processes_on_one_cold_cache_compile_each_kernel_once(package, tmp_p
     assert [f["results"] for f in found] == [[2, 15], [2, 15]]
     compiled = sorted(found[0]["compiled"] + found[1]["compiled"])
     assert compiled == ["answer", "bound", "bound_of", "twice"]
+
+
+# Two kernels missing from a fresh cache, prepared with two cores: compiled in two forked
+# processes, none in this one, then loaded here and run.
+PREPARED = r"""
+import json
+import numpy as np
+from numba.core import event
+from puzzledb.bfs.twobit import zero
+from puzzledb.compiled import prepare
+from puzzledb.compiled.shuffle import shuffle
+
+here = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        here.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Compiles())
+words, out = np.arange(3, dtype=np.uint64), np.empty(24, np.uint8)
+counts = prepare([(zero, (words,)), (shuffle, (words, out))], cores=2)
+zero(words)
+shuffle(words, out)
+print(json.dumps({"counts": counts, "here": here, "zeros": int(out.sum())}))
+"""
+
+
+def test_a_builds_missing_kernels_are_compiled_in_processes_of_their_own_then_loaded(
+        tmp_path):
+    env = dict(os.environ, PUZZLEDB_CACHE_DIR=str(tmp_path / "cache"))
+    found = [json.loads(subprocess.run([sys.executable, "-c", PREPARED], env=env, check=True,
+                                       capture_output=True, text=True).stdout)
+             for _ in range(2)]
+    assert found[0] == {"counts": [2, 2], "here": [], "zeros": 0}
+    assert found[1] == {"counts": [2, 0], "here": [], "zeros": 0}

@@ -77,7 +77,7 @@ class Progress:
             self.bar.close()
 
 
-def load_kernels(puzzle, search, queries, log):
+def load_kernels(puzzle, search, queries, log, threads=None, progress=True):
     """Load, or compile, what a search and its store's queries declare they call, before
     the search's clock starts, saying so (a first use of a family compiles for a while).
     The queries' kernels are only compiled where the cache lacks them: a query loads its
@@ -85,9 +85,9 @@ def load_kernels(puzzle, search, queries, log):
     log(f"{puzzle.name}: loading the kernels of its search and queries (compiled at their "
         f"first use, into {cache_directory()})")
     began = time.perf_counter()
-    counts = [prepare(search), prepare(queries, load=False)]
-    log(f"{puzzle.name}: {sum(c[0] for c in counts)} kernels ready in "
-        f"{time.perf_counter() - began:.2f} s ({sum(c[1] for c in counts)} compiled)")
+    kernels, compiled = prepare(search, queries, cores=threads, progress=progress)
+    log(f"{puzzle.name}: {kernels} kernels ready in {time.perf_counter() - began:.2f} s "
+        f"({compiled} compiled)")
 
 
 def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
@@ -109,7 +109,8 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     depth_limit = plan.depth_limit
     compiling = time.perf_counter()
     search = sink.new_search()
-    load_kernels(puzzle, search.kernels() + sink.write_kernels(), sink.query_kernels(), log)
+    load_kernels(puzzle, search.kernels() + sink.write_kernels(), sink.query_kernels(), log,
+                 threads, progress)
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
     try:

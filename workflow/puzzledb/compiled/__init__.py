@@ -24,6 +24,7 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from puzzledb.compiled.caching import cache_directory, depends, enable, in_cache  # noqa: F401
+from puzzledb.compiled.compiling import prepare  # noqa: F401
 
 
 @cache
@@ -44,34 +45,13 @@ def _array_registry_without_blas():
 
 
 def jit(function=None, *, parallel=False, inline="never"):
-    """numba.njit with the disk cache and without the GIL: how every kernel is compiled."""
+    """numba.njit with the disk cache (caching.py) and without the GIL: how every kernel is
+    compiled."""
     _array_registry_without_blas()
     options = dict(nogil=True, parallel=parallel, inline=inline)
     if function is None:
         return lambda function: enable(numba.njit(**options)(function))
     return enable(numba.njit(**options)(function))
-
-
-def prepare(calls, load=True):
-    """Load, or compile, each kernel of `calls` for the types of its arguments, without
-    running it.  `calls` is what a search or a store's queries declare they will call
-    (pairs (kernel, arguments): a search's kernels(), a layer expansion's, a sink's), so
-    that compiling is paid before a search's clock starts and never inside it.  load=False:
-    a kernel the cache holds already is left there (a build's query kernels: compiled for
-    the queries, not loaded by the build).  Returns (kernels, compiled): how many distinct
-    kernels and signatures, and how many of them the cache did not hold."""
-    done, compiled = set(), 0
-    for kernel, args in calls:
-        signature = tuple(kernel.typeof_pyval(arg) for arg in args)
-        if (kernel, signature) in done:
-            continue
-        done.add((kernel, signature))
-        if not load and in_cache(kernel, signature):
-            continue
-        misses = sum(kernel.stats.cache_misses.values())
-        kernel.compile(signature)
-        compiled += sum(kernel.stats.cache_misses.values()) > misses
-    return len(done), compiled
 
 
 def set_threads(threads):

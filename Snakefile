@@ -23,6 +23,7 @@ include: "workflow/rules/frontier.smk"
 include: "workflow/rules/analysis.smk"
 include: "workflow/rules/pdbs.smk"
 include: "workflow/rules/catalogue.smk"
+include: "workflow/rules/kernels.smk"
 
 
 onsuccess:

@@ -99,6 +99,7 @@ BLOCKS = {
     ("Quick start", "pip install -e . && snakemake --cores 4"): None,
     ("Quick start", 'pip install -e ".[test]" && python -m pytest'): None,
     ("Quick start", "snakemake --cores 4 pdbs"): "user",
+    ("Quick start", "puzzledb compile eight fifteen-3colour"): "user",
     ("Quick start", "snakemake --cores 2 pdbs --config 'pdbs={\"twentyfour\": [\"6-6-6-6\"]}'"):
         None,
     ("Querying", 'puzzledb distance eight "867 254 301"'): "user",

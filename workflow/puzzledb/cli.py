@@ -10,10 +10,18 @@ from typing import Callable
 
 from tqdm import tqdm
 
-from puzzledb import paths, puzzles
+from puzzledb import paths, puzzles, yamltext
 from puzzledb.bfs import select
-from puzzledb.config import defaults, load_definitions
-from puzzledb.errors import PuzzledbError, PuzzleError, SearchError, one_line
+from puzzledb.config import checked_search_plans, defaults, load_definitions
+from puzzledb.errors import (
+    BudgetError,
+    ChoiceError,
+    ConfigError,
+    PuzzledbError,
+    PuzzleError,
+    SearchError,
+    one_line,
+)
 from puzzledb.process import exit_now
 from puzzledb.puzzles.base import show_boards
 from puzzledb.puzzles.capabilities import Catalogued, ChainedMoves
@@ -152,11 +160,8 @@ def _info(puzzle, args, out):
             print(f"additive pdbs {line}", file=out)
 
 
-@subcommand(
-    "build", "build or resume a puzzle's database (its layers, or with --store counts its "
-    "counts and samples, --store distances those and every position's depth)",
-    argument("--threads", type=int, default=None,
-             help="threads of the search (default: every core numba sees)"),
+# the options that shape a build's SearchPlan: `build` and `compile` take them alike
+PLAN_OPTIONS = (
     argument("--memory-mb", type=int, default=DEFAULT["memory_mb"],
              help=f"refuse an in-memory search that needs more (default "
                   f"{DEFAULT['memory_mb']}, the config's default; config.yaml's memory_mb "
@@ -170,9 +175,6 @@ def _info(puzzle, args, out):
              help="what the database keeps (default layers): " + "; ".join(
                  f"{kind.name}, {kind.describes}" for kind in KINDS.values())
              + " (`puzzledb info <puzzle>` gives the table's size)"),
-    argument("--checkpoint-minutes", type=float, default=DEFAULT["checkpoint_minutes"],
-             metavar="M", help=f"--store counts or distances: minutes between checkpoints "
-                               f"(default {DEFAULT['checkpoint_minutes']:g}; 0: every layer)"),
     argument("--job-states", type=int, default=DEFAULT["job_states"], metavar="N",
              help=f"frontier search: states a job expands (default "
                   f"{DEFAULT['job_states']:,})"),
@@ -182,19 +184,97 @@ def _info(puzzle, args, out):
                   "for a permutation puzzle of one orbit; `puzzledb info <puzzle>` names "
                   "them)"),
 )
-def _build(puzzle, args, out):
+
+
+def _plan(puzzle, args):
     """The search bfs.select plans from the options (the in-memory search when it fits
-    --memory-mb, else, with --depth-limit, or with --shards, the frontier search), run in
-    this process."""
-    plan = select.choose(puzzle, KINDS[args.store], args.memory_mb, shards=args.shards,
+    --memory-mb, else, with --depth-limit, or with --shards, the frontier search)."""
+    return select.choose(puzzle, KINDS[args.store], args.memory_mb, shards=args.shards,
                          depth_limit=args.depth_limit, job_states=args.job_states,
-                         checkpoint_minutes=args.checkpoint_minutes,
+                         checkpoint_minutes=getattr(args, "checkpoint_minutes", None),
                          symmetry=args.symmetry != "none")
+
+
+@subcommand(
+    "build", "build or resume a puzzle's database (its layers, or with --store counts its "
+    "counts and samples, --store distances those and every position's depth)",
+    argument("--threads", type=int, default=None,
+             help="threads of the search (default: every core numba sees)"),
+    *PLAN_OPTIONS,
+    argument("--checkpoint-minutes", type=float, default=DEFAULT["checkpoint_minutes"],
+             metavar="M", help=f"--store counts or distances: minutes between checkpoints "
+                               f"(default {DEFAULT['checkpoint_minutes']:g}; 0: every layer)"),
+)
+def _build(puzzle, args, out):
+    """The search _plan gives, run in this process."""
+    plan = _plan(puzzle, args)
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,
         log=lambda message: print(message, file=sys.stderr))
     print(f"{total:,} states, max depth {max_depth}", file=out)
+
+
+@subcommand(
+    "compile", "compile ahead the kernels that builds and queries will load: of the puzzles "
+    "or families named, else of the config's puzzles",
+    argument("names", nargs="*", metavar="NAME",
+             help="a puzzle, or a family (sliding, permutation, ...: every puzzle of it "
+                  "known, built in or defined by the config)"),
+    argument("--threads", type=int, default=None,
+             help="processes compiling side by side (default: every core)"),
+    *PLAN_OPTIONS,
+    of_puzzle=False,
+    description="Compile the kernels that the builds of the puzzles named (as `puzzledb "
+                "build` with the same options would plan them; with no name, the config's "
+                "puzzles as the workflow plans them) and their stores' queries will load, "
+                "into the kernel cache, side by side in as many processes as there are "
+                "cores; nothing is searched or written but the cache.  A first build of a "
+                "family compiles it anyway: run this to pay that once, on purpose, e.g. "
+                "on a cluster's shared cache before its jobs fan out (docs/scaling.md).")
+def _compile(args, out):
+    plans, mem_mb = _compile_plans(args)
+    print(select.compile_ahead(plans, mem_mb, args.threads), file=out)
+
+
+def _compile_plans(args):
+    """([(puzzle, SearchPlan)] of each puzzle `puzzledb compile` compiles for, the MiB a
+    frontier job holds)."""
+    if not args.names:
+        path = Path(args.config or "config.yaml")
+        if not path.is_file():
+            raise ConfigError("compile: name puzzles or families, or run it beside a "
+                              "config.yaml (its puzzles are compiled)")
+        config = yamltext.load(path.read_text()) or {}
+        plans = checked_search_plans(config, str(path))
+        return [(puzzles.get(name), plan) for name, plan in plans.items()], \
+            config["memory_mb"]
+    chosen = []
+    for name in args.names:
+        members = puzzles.of_family(name)
+        if not members:  # not a family: a puzzle (an unknown name is a PuzzleError)
+            chosen.append((puzzles.get(name), _plan(puzzles.get(name), args)))
+            continue
+        for member in members:
+            plan = _member_plan(puzzles.get(member), args)
+            if plan is not None:
+                chosen.append((puzzles.get(member), plan))
+    return chosen, args.memory_mb
+
+
+def _member_plan(puzzle, args):
+    """A family member's plan as _plan gives it; a member too large for the in-memory
+    search, the frontier search's; None for one no build searches (ranks past 64 bits,
+    a catalogue)."""
+    try:
+        return _plan(puzzle, args)
+    except (BudgetError, ChoiceError):
+        pass
+    try:  # a prefix is what a build of it makes; the depth is no matter to its kernels
+        return select.choose(puzzle, KINDS[args.store], shards=1, depth_limit=1,
+                             symmetry=args.symmetry != "none")
+    except ChoiceError:
+        return None
 
 
 @subcommand(

@@ -105,6 +105,11 @@ def report(results):
     return f"{results}/report.html"
 
 
+def kernels_record(results):
+    """What `snakemake kernels` compiled ahead (a line of text): a target of its own."""
+    return f"{results}/kernels.txt"
+
+
 def log(directory, name):
     """A job's log: `<directory>/logs/<name>.log` (directory: a puzzle's, a table set's)."""
     return f"{directory}/logs/{name}.log"

@@ -83,13 +83,13 @@ class ColourSearch(TwoBitSearch):
     CODES = (1, 1, 2, 2)  # the code of a state of an earlier layer, by its depth modulo 4
     checkpoint_beside = True  # a checkpoint may be written while the kernels expand
 
-    def __init__(self, puzzle):
-        super().__init__(puzzle)
+    def __init__(self, puzzle, allocate=True):
+        super().__init__(puzzle, allocate)
         run = int(puzzle.parity_run())
         state = self.state
         state.run_length = np.int64(run)
         state.colours = puzzle.move_parity(
-            np.arange(-(-puzzle.size // run), dtype=np.uint64) * np.uint64(run)
+            np.arange(-(-state.size // run), dtype=np.uint64) * np.uint64(run)
         ).astype(np.uint8)
         state.mark = np.uint64(3)
         goals = puzzle.goal_ranks().astype(np.uint64)
@@ -210,8 +210,8 @@ class CycleSearch(TwoBitSearch):
     ROTATION = (3, 1, 2)  # the code of residue k while depth d is expanded: [(k - d) % 3]
     checkpoint_beside = False  # the search waits for a checkpoint (see above)
 
-    def __init__(self, puzzle):
-        super().__init__(puzzle)
+    def __init__(self, puzzle, allocate=True):
+        super().__init__(puzzle, allocate)
         self.puzzle = puzzle
         self.depth = 0  # of the layer current (coded 11)
         self.seen = 0  # states found so far
@@ -309,7 +309,8 @@ class CycleSearch(TwoBitSearch):
         return samples
 
 
-def depth_search(puzzle):
+def depth_search(puzzle, allocate=True):
     """The distances store's search of `puzzle`: by colour where its moves flip one that
-    comes in runs of ranks (depth modulo 4), else by the cycle of three codes."""
-    return ColourSearch(puzzle) if label_modulus(puzzle) == 4 else CycleSearch(puzzle)
+    comes in runs of ranks (depth modulo 4), else by the cycle of three codes (allocate:
+    as TwoBitSearch takes it)."""
+    return (ColourSearch if label_modulus(puzzle) == 4 else CycleSearch)(puzzle, allocate)

@@ -90,6 +90,21 @@ def load_kernels(puzzle, search, queries, log, threads=None, progress=True):
         f"({compiled} compiled)")
 
 
+def declared(sink, search):
+    """(the calls a search and the writing of its layers make, those of its store's
+    queries): each a list of (kernel, arguments) pairs."""
+    return search.kernels() + sink.write_kernels(), sink.query_kernels()
+
+
+def kernels(puzzle, plan, directory):
+    """What a build of `puzzle` as `plan` says would call, as `declared` gives them, from a
+    stand-in of its search that holds nothing (`puzzledb compile`); `directory` is not
+    written."""
+    puzzle = plan.searched(puzzle)
+    sink = plan.store.sink_class()(puzzle, directory, plan, lambda *found: None, print)
+    return declared(sink, sink.new_search(allocate=False))
+
+
 def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     """Build (or finish) the depth database of `puzzle` in `directory` as `plan` (a
     select.SearchPlan of the in-memory mode) says; a BuildReport.
@@ -109,8 +124,7 @@ def build(puzzle, directory, plan, *, threads=None, progress=True, log=print):
     depth_limit = plan.depth_limit
     compiling = time.perf_counter()
     search = sink.new_search()
-    load_kernels(puzzle, search.kernels() + sink.write_kernels(), sink.query_kernels(), log,
-                 threads, progress)
+    load_kernels(puzzle, *declared(sink, search), log, threads, progress)
     compile_seconds = time.perf_counter() - compiling
     started = time.perf_counter()
     try:

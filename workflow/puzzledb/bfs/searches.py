@@ -22,8 +22,10 @@ class TwoBitSearch:
 
     KORF = True  # Korf's codes: the layer found is NEXT, and only it turns CUR
 
-    def __init__(self, puzzle):
-        self.state = twobit.StateArray(puzzle.size)
+    def __init__(self, puzzle, allocate=True):
+        # allocate False: a stand-in of one state, whose arrays have the types of the
+        # search's (kernels() declares the same calls): what `puzzledb compile` holds
+        self.state = twobit.StateArray(puzzle.size if allocate else 1)
         self.expansion = puzzle.layer_expansion() or twobit.NeighboursExpansion(puzzle)
         self.marked = 0  # the states of the layer found last
 

@@ -15,7 +15,8 @@ from puzzledb.bfs.memory import SPARSE_SEGMENTS
 from puzzledb.bfs.modes import FRONTIER, IN_MEMORY, MODES
 from puzzledb.errors import BudgetError, ChoiceError
 
-__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "choose", "sparse"]
+__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "choose", "compile_ahead", "kernels",
+           "sparse"]
 
 SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
@@ -124,6 +125,51 @@ def _frontier(puzzle, directory, work, plan, *, threads, progress, log):
 
 
 RUNS = {IN_MEMORY: _in_memory, FRONTIER: _frontier}  # each mode's build in this process
+
+
+def _in_memory_kernels(puzzle, directory, plan, mem_mb):
+    from puzzledb.bfs import in_memory
+
+    search, queries = in_memory.kernels(puzzle, plan, directory)
+    return search + queries
+
+
+def _frontier_kernels(puzzle, directory, plan, mem_mb):
+    from puzzledb.bfs.frontier.search import Frontier
+
+    search = Frontier(plan.searched(puzzle), directory, f"{directory}/work", plan.segments,
+                      plan.job_states, plan.depth_limit)
+    return (search.within(mem_mb) if mem_mb else search).kernels()
+
+
+KERNELS = {IN_MEMORY: _in_memory_kernels, FRONTIER: _frontier_kernels}  # what each declares
+
+
+def kernels(puzzle, plan, directory, mem_mb=None):
+    """What the build of `puzzle` as `plan` says (its jobs, mem_mb each, in the frontier
+    search) will call, as (kernel, arguments) pairs, declared without searching or holding
+    the search's memory (`puzzledb compile`); nothing is written in `directory`."""
+    return KERNELS[plan.mode](puzzle, directory, plan, mem_mb)
+
+
+def compile_ahead(plans, mem_mb=None, cores=None, progress=True):
+    """Compile into the kernel cache what the builds of `plans` (pairs (puzzle, SearchPlan))
+    and their stores' queries will load, side by side in processes (compiled.compiling);
+    a line saying how many kernels, compiled in how long, and the cache's size."""
+    import time
+    from tempfile import TemporaryDirectory
+
+    from puzzledb.compiled import cache_directory, caching, compiling
+
+    began = time.perf_counter()
+    with TemporaryDirectory() as scratch:
+        pairs = compiling.signatures(call for puzzle, plan in plans
+                                     for call in kernels(puzzle, plan, scratch, mem_mb))
+    compiled = compiling.compile_missing(pairs, cores, progress, f"{len(plans)} puzzles")
+    return (f"{len(pairs)} kernels of {len(plans)} puzzles ready, {compiled} compiled in "
+            f"{time.perf_counter() - began:.1f} s ({compiling.processes(cores)} processes); "
+            f"kernel cache {caching.size(cache_directory()) / 2**20:.1f} MiB in "
+            f"{cache_directory()}")
 
 
 def build(puzzle, directory, work, plan, *, threads=None, progress=True, log=print):

@@ -57,8 +57,12 @@ class LayerSink:
         self._thread = ThreadPoolExecutor(1)
         self._pending = None  # (depth, count, future) of the write under way
 
-    def new_search(self):
-        return (GradedSearch if self.puzzle.graded else TwoBitSearch)(self.puzzle)
+    def new_search(self, allocate=True):
+        """The search this store keeps (allocate False: a stand-in that only declares its
+        kernels, searches.TwoBitSearch)."""
+        if self.puzzle.graded:
+            return GradedSearch(self.puzzle)
+        return TwoBitSearch(self.puzzle, allocate)
 
     def open(self, search):
         """Resume after the last good layer on disk, or start from the goals; the depth of
@@ -124,8 +128,8 @@ class CountSink(LayerSink):
         self.interval = float("inf") if minutes is None else 60 * minutes
         self._last = time.perf_counter()
 
-    def new_search(self):
-        return TwoBitSearch(self.puzzle)
+    def new_search(self, allocate=True):
+        return TwoBitSearch(self.puzzle, allocate)
 
     def write_kernels(self):
         return []  # no layer written
@@ -202,8 +206,8 @@ class DistanceSink(CountSink):
 
     says = ", keeping counts and distances"
 
-    def new_search(self):
-        return depth_search(self.puzzle)
+    def new_search(self, allocate=True):
+        return depth_search(self.puzzle, allocate)
 
     def query_kernels(self):
         return table_kernels(self.puzzle)

@@ -103,6 +103,11 @@ class _Recorder(event.Listener):
             out.write(json.dumps(line) + "\n")
 
 
+def size(directory):
+    """The bytes of the files under `directory`."""
+    return sum(path.stat().st_size for path in Path(directory).rglob("*") if path.is_file())
+
+
 def depends(tables_type, module):
     """Record that kernels for tables of `tables_type` come from `module` (a name): a
     registry the generic loops dispatch through calls this for each kernel it is given."""

@@ -2,6 +2,7 @@
 under `define:` (registered with `define`).  The engine, the store and the queries look
 puzzles up here and nowhere else."""
 
+from importlib.resources import files
 from pathlib import Path
 
 import yaml
@@ -33,6 +34,17 @@ def define(definitions, source="config"):
 
 def names():
     return sorted({*BUILTIN, *_defined})
+
+
+def of_family(family):
+    """The names of the puzzles known (built in, or defined) of `family`, and of the
+    family's example files shipped with the package (the permutation family's
+    examples/*.tws, defined here as `example-<file>`), sorted; [] for an unknown family."""
+    if family == "permutation":
+        shipped = files("puzzledb.puzzles.permutation") / "examples"
+        define({f"example-{Path(str(path)).stem}": {"family": family, "file": str(path)}
+                for path in shipped.iterdir() if path.name.endswith(".tws")}, "examples")
+    return [name for name in names() if definition(name).get("family") == family]
 
 
 def get(name):

@@ -68,6 +68,11 @@ class Frontier:
         the directories `expanded`, and its entry in directory `out` (merge.py)."""
         return merge_job(self.plan, depth, part, parts, expanded, out, log)
 
+    def kernels(self):
+        """What its jobs call, as (kernel, arguments) pairs: a step's, which declares the
+        expand and merge jobs' too (`puzzledb compile`)."""
+        return Step(self.plan, self.dense, self.budget).kernels()
+
     def step(self, first, merged=(), previous=None, log=print):
         """A step job: layer `first` (the goal layer, or gathered from the merged
         directories) and further depths in-process while each needs one job; its record,

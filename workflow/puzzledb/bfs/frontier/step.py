@@ -76,17 +76,19 @@ class Step:
             shutil.rmtree(plan.depth_work(first), ignore_errors=True)
         return record
 
-    def _load_kernels(self, log):
-        """Load, or compile, what this step's depths may call (a dense depth's marking, or
-        both phases through work files), before its clock starts, saying so: a first use
-        of a family compiles for a while."""
-        began = time.perf_counter()
+    def kernels(self):
+        """What this step's depths may call (a dense depth's marking, or both phases through
+        work files), as (kernel, arguments) pairs: those of the expand and merge jobs too."""
         words = self.puzzle.key_words
-        kernels, compiled = prepare(self.dense.kernels(self.budget)
-                                    + SegmentGrouping.kernels(self.puzzle)
-                                    + workfiles.kernels(words) + segment.kernels(words)
-                                    + concurrency_kernels() + shuffle.KERNELS
-                                    + class_kernels(self.puzzle))
+        return (self.dense.kernels(self.budget) + SegmentGrouping.kernels(self.puzzle)
+                + workfiles.kernels(words) + segment.kernels(words) + concurrency_kernels()
+                + shuffle.KERNELS + class_kernels(self.puzzle))
+
+    def _load_kernels(self, log):
+        """Load, or compile, what this step's depths may call, before its clock starts,
+        saying so: a first use of a family compiles for a while."""
+        began = time.perf_counter()
+        kernels, compiled = prepare(self.kernels())
         log(f"{self.puzzle.name}: {kernels} kernels of the frontier search ready in "
             f"{time.perf_counter() - began:.2f} s ({compiled} compiled)")
 

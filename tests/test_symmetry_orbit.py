@@ -17,13 +17,13 @@ from puzzledb.query.database import DepthDatabase
 @pytest.mark.slow
 def test_a_puzzle_of_one_orbit_is_canonicalised_by_programs_as_by_its_images():
     """The 2x2x2 turning six faces is one orbit (its corners' places times their twists):
-    its tables carry programs (orbit.py), and the neighbours and class sizes they give are
-    the generic kernel's, key for key, in the same order; a puzzle of identical pieces has
-    none.  (Slow tier: it compiles both kernels for a second type of tables; the default
+    its tables carry programs (orbit.py), and the neighbours, class sizes and canonical keys
+    of any position they give are the generic kernel's, key for key, in the same order; a
+    puzzle of identical pieces has none.  (Slow tier: it compiles both kernels for a second type of tables; the default
     tier's searches by programs are checked against the plain-Python one, below and in
     test_symmetry.py.)"""
     from puzzledb import compiled
-    from puzzledb.puzzles.permutation.symmetry_kernels import class_sizes
+    from puzzledb.puzzles.permutation.symmetry_kernels import canonical_keys, class_sizes
     from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables
 
     _, puzzle = geometric("distinct")
@@ -42,6 +42,11 @@ def test_a_puzzle_of_one_orbit_is_canonicalised_by_programs_as_by_its_images():
     for t, out in zip((programs, images), sizes):
         class_sizes(keys, t, out)
     assert sizes[0].tolist() == sizes[1].tolist() and set(sizes[0].tolist()) > {96, 48}
+    found = [(np.empty_like(ranks), np.empty(len(ranks), np.int64)) for _ in range(2)]
+    for t, (out, stabilisers) in zip((programs, images), found):
+        canonical_keys(ranks, t, out, stabilisers)
+    assert found[0][0].tolist() == found[1][0].tolist()
+    assert found[0][1].tolist() == found[1][1].tolist() and set(found[0][1].tolist()) > {1}
     _, identical = geometric("identical")
     assert identical.symmetry_group().tables().fo_program.dtype == np.uint8
 

@@ -409,7 +409,31 @@ def canonical_keys(keys, t, out, stabilisers):
     canonical one); stabilisers[i]: how many of the group's elements fix it."""
     n = len(keys)
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _canonical_block(keys, t, out, stabilisers, b * BLOCK, min(n, (b + 1) * BLOCK))
+        _canonical(t.fo_program, keys, t, out, stabilisers, b * BLOCK,
+                   min(n, (b + 1) * BLOCK))
+
+
+def _canonical(program, keys, t, out, stabilisers, first, last):
+    """canonical_keys of keys[first:last] (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_canonical, inline="always")
+def _canonical_by_kind(program, keys, t, out, stabilisers, first, last):
+    """By programs when the tables have them (fo_program uint16; orbit.py): the least of
+    the key's arrangement's programs on its orientations, as the neighbours take it (and
+    no generic kernel compiled for such a puzzle's queries); else by images."""
+    if program.dtype == types.uint16 and keys.ndim == 1:
+        def by_programs(program, keys, t, out, stabilisers, first, last):
+            n, twists, start = t.fo_slots, t.fo_twists, t.fo_start
+            for i in range(first, last):
+                u, v = np.int64(keys[i]) // twists, np.int64(keys[i]) % twists
+                best, count = _least(program, start[u], start[u + 1], n, t.fo_unrank[v])
+                out[i] = np.int64(t.fo_lead[u]) * twists + t.fo_rank_ordered[best]
+                stabilisers[i] = count
+        return by_programs
+    return lambda program, keys, t, out, stabilisers, first, last: _canonical_block(
+        keys, t, out, stabilisers, first, last)
 
 
 @jit(inline="always")

@@ -10,7 +10,11 @@ import numpy as np
 from numba import prange
 
 from puzzledb import compiled
-from puzzledb.compiled import jit, neighbours
+from puzzledb.compiled import jit
+# the queries' walks and pairs call one compiled neighbours of the tables' type, not each
+# their own copy inlined (compiling the family's neighbours into every query kernel cost a
+# query kernel 3 to 13 s each; the walks and pairs go state by state, where a call is cheap)
+from puzzledb.compiled.calls import neighbours_of
 from puzzledb.expansion import ONE
 from puzzledb.store.distances import Labels
 
@@ -48,7 +52,7 @@ def walk_with(a, rank, residue, codes, goals, tables, path, out, work):
             return -1
         residue = (residue - 1) % modulus
         want = np.uint64(codes[residue])
-        n = neighbours(r, 0, out, work, tables)
+        n = neighbours_of(r, 0, out, work, tables)
         best = -1
         for j in range(n):
             if code_of(a, out[j]) == want and (best < 0 or out[j] < best):
@@ -85,7 +89,7 @@ def neighbour_pairs(ranks, max_moves, work_size, tables):
     work = np.empty(work_size, dtype=np.int64)
     n = 0
     for i in range(ranks.size):
-        for m in range(neighbours(np.int64(ranks[i]), 0, row, work, tables)):
+        for m in range(neighbours_of(np.int64(ranks[i]), 0, row, work, tables)):
             sources[n] = i
             found[n] = row[m]
             n += 1

@@ -126,11 +126,12 @@ def _path_of(module):
 
 
 @cache
-def _imports(module):
-    """The puzzledb modules `module`'s source imports (its own import statements)."""
+def _imports(module, path=None):
+    """The puzzledb modules `module`'s source imports (its own import statements); `path`:
+    its file, for a module outside the package (a test's kernels)."""
     found = set()
-    path = _path_of(module)
-    for frm, names, plain in _IMPORT.findall(path.read_text() if path else ""):
+    path = path or _path_of(module)
+    for frm, names, plain in _IMPORT.findall(Path(path).read_text() if path else ""):
         if plain:
             found.add(plain)
             continue
@@ -196,7 +197,8 @@ def signature_digest(signature):
 class _Locator(UserProvidedCacheLocator):
     """A kernel's place in the cache (a directory per module, named after it, so that the
     same source shares one entry wherever it is installed) and its source stamp: its
-    module's closure digest, not the file's time."""
+    module's closure digest, not the file's time.  A kernel outside the package (a test's)
+    is stamped by its own file and the closures of the puzzledb modules it imports."""
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
@@ -205,11 +207,15 @@ class _Locator(UserProvidedCacheLocator):
         self._cache_path = str(cache_directory() / self._module)
 
     def get_source_stamp(self):
-        return module_digest(self._module)
+        if self._module.startswith("puzzledb"):
+            return module_digest(self._module)
+        used = set().union(*(closure(m) for m in _imports(self._module, self._py_file)))
+        own = hashlib.sha256(Path(self._py_file).read_bytes()).hexdigest()[:20]
+        return f"{own}-{_digest(used)}"
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not py_func.__module__.startswith("puzzledb"):
+        if not os.path.exists(py_file):  # no file (an interactive session): not cached
             return None
         self = cls(py_func, py_file)
         self.ensure_cache_path()

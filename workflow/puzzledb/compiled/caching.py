@@ -48,6 +48,9 @@ _IMPORT = re.compile(
     r"|import[ \t]+(puzzledb(?:\.\w+)*))", re.M)
 
 _DEPENDS = {}  # tables type -> names of the modules whose kernels are registered for it
+# modules every kernel imports (through compiled) that hold no code a kernel runs: how
+# kernels are cached and compiled; an edit of them recompiles nothing
+_NOT_RUN = frozenset({"puzzledb.compiled.caching", "puzzledb.compiled.compiling"})
 
 
 def cache_root():
@@ -140,7 +143,7 @@ def _imports(module, path=None):
             if _path_of(f"{frm}.{name}"):  # an imported submodule
                 found.add(f"{frm}.{name}")
     found.discard(module)
-    return frozenset(m for m in found if _path_of(m))
+    return frozenset(m for m in found if _path_of(m) and m not in _NOT_RUN)
 
 
 @cache

@@ -100,14 +100,9 @@ def main():
     parser.add_argument("--no-peer", action="store_true", help="no twsearch beside")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
-    if args.list:
-        for name, build in BUILDS.items():
-            print(f"{name:16} {build}")
+    builds = peer.chosen(args.builds, BUILDS, "build", args.list)
+    if builds is None:
         return
-    unknown = [name for name in args.builds if name not in BUILDS]
-    if unknown:
-        sys.exit(f"unknown build {unknown[0]!r}; --list names them")
-    builds = [BUILDS[name] for name in args.builds]
     root = program = None
     if any(build.sample for build in builds):
         root = peer.checkout(args.twsearch, args.clone_dir)

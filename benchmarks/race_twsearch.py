@@ -335,13 +335,8 @@ def main(argv=None):
                              "(default: the system's temporary directory); removed after")
     parser.add_argument("--list", action="store_true", help="the races known, and stop")
     args = parser.parse_args(argv)
-    if args.list:
-        for name, race in RACES.items():
-            print(f"{name:18s} {race}")
+    if peer.chosen(args.names, RACES, "race", args.list) is None:
         return
-    unknown = [n for n in args.names if n not in RACES]
-    if unknown:
-        sys.exit(f"unknown race {', '.join(unknown)} (known: {', '.join(RACES)})")
     root = peer.checkout(args.twsearch, args.clone_dir)
     program = peer.binary(root, args.twsearch_binary)
     if program is None:

@@ -34,6 +34,19 @@ def add_arguments(parser):
                         help="the twsearch program (default: build/bin/twsearch in the checkout)")
 
 
+def chosen(names, known, what, listing=False):
+    """The entries of the table `known` that `names` name, in order; with `listing`, every
+    entry printed and None.  An unknown name ends the script naming it."""
+    if listing:
+        for name, entry in known.items():
+            print(f"{name:18s} {entry}")
+        return None
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        sys.exit(f"unknown {what} {', '.join(unknown)} (known: {', '.join(known)})")
+    return [known[name] for name in names]
+
+
 def checkout(where, clone_dir):
     """The twsearch checkout `where` names: a directory as it is, or a URL cloned (once) into
     clone_dir/twsearch with git."""

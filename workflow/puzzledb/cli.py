@@ -225,8 +225,8 @@ def _build(puzzle, args, out):
              help="processes compiling side by side (default: every core)"),
     *PLAN_OPTIONS,
     of_puzzle=False,
-    description="Compile the kernels that the builds of the puzzles named (as `puzzledb "
-                "build` with the same options would plan them; with no name, the config's "
+    description="Compile the kernels that the builds of the puzzles named (as the build "
+                "command with the same options would plan them; with no name, the config's "
                 "puzzles as the workflow plans them) and their stores' queries will load, "
                 "into the kernel cache, side by side in as many processes as there are "
                 "cores; nothing is searched or written but the cache.  A first build of a "

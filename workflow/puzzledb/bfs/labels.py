@@ -52,7 +52,7 @@ def walk_with(a, rank, residue, codes, goals, tables, path, out, work):
             return -1
         residue = (residue - 1) % modulus
         want = np.uint64(codes[residue])
-        n = neighbours_of(r, 0, out, work, tables)
+        n = neighbours_of(r, np.int64(0), out, work, tables)
         best = -1
         for j in range(n):
             if code_of(a, out[j]) == want and (best < 0 or out[j] < best):
@@ -89,7 +89,7 @@ def neighbour_pairs(ranks, max_moves, work_size, tables):
     work = np.empty(work_size, dtype=np.int64)
     n = 0
     for i in range(ranks.size):
-        for m in range(neighbours_of(np.int64(ranks[i]), 0, row, work, tables)):
+        for m in range(neighbours_of(np.int64(ranks[i]), np.int64(0), row, work, tables)):
             sources[n] = i
             found[n] = row[m]
             n += 1

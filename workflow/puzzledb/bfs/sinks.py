@@ -89,7 +89,11 @@ class LayerSink:
         """What the queries of this store will call, as (kernel, arguments) pairs
         (compiled.prepare): compiled by the build, so that a first query only loads them
         (query/database.py's lookups: a route's neighbours, the count of solutions)."""
-        return route_kernels(self.puzzle) if self.puzzle.reversible else []
+        if not self.puzzle.reversible:
+            return []
+        # searched by classes, a route is walked through the positions: their neighbours too
+        base = getattr(self.puzzle, "base", None) if self.puzzle.symmetric else None
+        return route_kernels(self.puzzle) + (route_kernels(base) if base is not None else [])
 
     def keep(self, depth, count, search):
         """Layer `depth` (`count` states) is current in the search: write it, by the thread,

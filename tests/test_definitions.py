@@ -227,6 +227,7 @@ def test_a_drawn_board_gets_the_symmetries_of_its_lattice(name, count):
 # --- sliding symmetries ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the sliding class kernels of repeated pieces: 110 s of CPU on a fresh cache
 def test_a_goal_with_repeated_pieces_that_the_square_fixes_gets_its_eight_symmetries(root):
     puzzle = puzzles.get("two-colour")
     assert len(puzzle.symmetries()) == 7

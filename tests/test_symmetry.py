@@ -67,10 +67,10 @@ def classes_by_depth(puzzle, depth):
     return classes, out
 
 
-# identical pieces compile kernels of their own (a lead table without a lead factor): about
-# 70 s of CPU on a fresh cache, so those two run in the slow tier
+# identical and wild pieces compile kernels of their own (a lead table without a lead factor;
+# wild pieces): about 70 s and 340 s of CPU on a fresh cache, so those run in the slow tier
 @pytest.mark.parametrize("variant", [
-    pytest.param(v, marks=pytest.mark.slow) if v.startswith("identical") else v
+    pytest.param(v, marks=pytest.mark.slow) if v.startswith(("identical", "wild")) else v
     for v in sorted(VARIANTS)])
 def test_classes_and_positions_by_depth_equal_a_plain_bfs_with_explicit_symmetry(variant):
     text, puzzle = geometric(variant)
@@ -114,6 +114,7 @@ def test_the_frontier_search_stores_one_key_a_class_and_weighs_each_layer(tmp_pa
     assert store.verify().layers == 6
 
 
+@pytest.mark.slow  # the 3x3x3's class kernels: about 240 s of CPU on a fresh kernel cache
 def test_the_3x3x3_by_classes_to_depth_6_is_the_published_table_and_answers_queries(tmp_path):
     """The 3x3x3 (keys of two words) planned as the workflow plans it: up to its 48
     symmetries and inversion by default; the positions its classes stand for are the

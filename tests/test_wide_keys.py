@@ -86,6 +86,7 @@ def test_a_rank_space_past_two_to_the_63_is_read_as_keys_of_two_words():
     assert keys.key_ints(puzzle.key_array([rank])) == [rank]
 
 
+@pytest.mark.slow  # the frontier's kernels for keys of two words: 75 s of CPU on a fresh cache
 def test_keys_of_two_words_built_in_parts_are_the_layers_of_a_plain_bfs(tmp_path, plain2):
     puzzle = PermutationPuzzle("wide2", text=wide_definition(2))
     store = frontier_build(tmp_path, puzzle)

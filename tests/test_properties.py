@@ -129,7 +129,7 @@ def run(capsys, results, argv):
 
 
 COMMANDS = ["info", "build", "verify", "distance", "solve", "count", "sample", "decode",
-            "peg-solutions"]
+            "peg-solutions", "export"]
 # quick to refuse, never slow to run: a fuzz must not start a build or a search
 FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

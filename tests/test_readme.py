@@ -103,6 +103,7 @@ BLOCKS = {
     ("Quick start", "snakemake --cores 2 pdbs --config 'pdbs={\"twentyfour\": [\"6-6-6-6\"]}'"):
         None,
     ("Querying", 'puzzledb distance eight "867 254 301"'): "user",
+    ("Data out", "puzzledb export eight --format parquet --output eight.parquet"): "export",
     ("Running on a cluster", 'pip install -e ".[slurm]"'): None,
     ("Running on a cluster", "tests/cluster/run-on-local-slurm.sh --nodes 2 --kill-node"): None,
     ("Your own puzzle", "snakemake --cores 2"): "own",
@@ -392,28 +393,60 @@ def test_the_examples_of_puzzledb_help_run(home, capsys, monkeypatch):
         assert status == 0, f"$ {text}\n{out}{err}"
 
 
+# The sections whose ```python blocks read files their own commands write, run by their
+# own test after those commands, not in the user's directory.
+PYTHON_ELSEWHERE = {"Data out": "test_the_export_and_its_duckdb_query_run_as_the_readme_shows"}
+
+
+def run_python(lines, name):
+    """Run the lines of a ```python block; a line whose comment starts with a value
+    (`db.distance(...)  # 31`, `...idxmax()  # 24: the widest layer's depth`) is checked to
+    give it.  The number of lines checked."""
+    source, checked = [], 0
+    for line in lines:
+        code, _, comment = line.partition("  #")
+        try:
+            value = ast.literal_eval(comment.split(":")[0].strip())
+        except (ValueError, SyntaxError):
+            source.append(line)
+            continue
+        indent = code[:len(code) - len(code.lstrip())]
+        source.append(f"{indent}assert ({code.strip()}) == {value!r}, {code.strip()!r}")
+        checked += 1
+    exec(compile("\n".join(source), name, "exec"), {})
+    return checked
+
+
+def python_blocks(sections):
+    """(section, lines) of each ```python block of the README in one of `sections`."""
+    return [(section, body) for section, kind, body in fenced_blocks()
+            if kind == "python" and section in sections]
+
+
 def test_the_readme_python_examples_give_the_values_their_comments_show(home, monkeypatch):
-    """Every ```python block runs in the user's directory; a line whose comment starts with a
-    value (`db.distance(...)  # 31`, `...idxmax()  # 24: the widest layer's depth`) is
-    checked to give it."""
+    """Every ```python block (but PYTHON_ELSEWHERE's) runs in the user's directory, the
+    values its comments show checked."""
     monkeypatch.chdir(home)
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    sections = {section for section, _, _ in fenced_blocks()} - set(PYTHON_ELSEWHERE)
+    blocks = python_blocks(sections)
     assert len(blocks) >= 2  # the API's and the data files'
-    checked = 0
-    for number, block in enumerate(blocks):
-        source = []
-        for line in block.splitlines():
-            code, _, comment = line.partition("  #")
-            try:
-                value = ast.literal_eval(comment.split(":")[0].strip())
-            except (ValueError, SyntaxError):
-                source.append(line)
-                continue
-            indent = code[:len(code) - len(code.lstrip())]
-            source.append(f"{indent}assert ({code.strip()}) == {value!r}, {code.strip()!r}")
-            checked += 1
-        exec(compile("\n".join(source), f"README.md python block {number + 1}", "exec"), {})
+    checked = sum(run_python(body, f"README.md python block {number + 1} ({section})")
+                  for number, (section, body) in enumerate(blocks))
     assert checked >= 3
+
+
+def test_the_export_and_its_duckdb_query_run_as_the_readme_shows(tmp_path, capsys,
+                                                                 monkeypatch):
+    """The 8-puzzle's database (as `snakemake` builds it: `puzzledb build`, what its bfs
+    rule runs) exported as the README shows, then the README's DuckDB query over the file,
+    the values its comments show checked."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "eight"]) == 0
+    capsys.readouterr()
+    [block] = blocks_of("export")
+    run_block(block, tmp_path, capsys)
+    [(section, body)] = python_blocks(PYTHON_ELSEWHERE)
+    assert run_python(body, f"README.md python block ({section})") == 2
 
 
 # --- "What each store keeps": a distances database ---------------------------------------

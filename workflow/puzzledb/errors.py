@@ -63,6 +63,10 @@ class SearchError(PuzzledbError):
     """A tree search that cannot answer: a bad option, or no solution within its limit."""
 
 
+class MissingPackageError(PuzzledbError):
+    """A command that needs a package of an optional extra (pyproject.toml) not installed."""
+
+
 class ProblemError(PuzzledbError):
     """A problem-file line that is malformed or whose route does not replay to the goal."""
 

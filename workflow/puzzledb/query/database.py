@@ -179,9 +179,19 @@ class DepthDatabase:
     def boards_at(self, depth, count=None, seed=0):
         """Board strings at a depth, in rank order: positions_at(depth, count, seed)
         decoded."""
+        return self.boards(self.positions_at(depth, count, seed), depth)
+
+    def boards(self, ranks, depth):
+        """The board strings of ranks of layer `depth`, as `puzzledb decode` shows them (a
+        graded puzzle's ranks are numbered within their level, the layer's)."""
         level = depth if self.puzzle.graded else 0
-        return [self.puzzle.decode(rank, level)
-                for rank in self.positions_at(depth, count, seed)]
+        return [self.puzzle.decode(rank, level) for rank in ranks]
+
+    def chunks_at(self, depth, size):
+        """The keys of layer `depth` in rank order, `size` at a time (one chunk of the layer
+        file in memory at once, whatever the layer's size); refused by a store that keeps no
+        layers."""
+        return self.lookup.chunks(depth, size)
 
     def kept(self, depth):
         """How many positions of layer `depth` the database holds: all of them, except in a

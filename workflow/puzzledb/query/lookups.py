@@ -112,6 +112,9 @@ class LayerLookup:
         picks = np.sort(rng.choice(layer.count, size=count, replace=False))
         return np.concatenate([layer.ranks(0, 0)] + [layer.ranks(i, i + 1) for i in picks])
 
+    def chunks(self, depth, size):
+        return self.layer(depth).iter_chunks(size)
+
     def kept(self, depth):
         return self.db.counts[depth]
 
@@ -149,6 +152,9 @@ class SampleLookup:
         return self.layer(0)
 
     def route(self, rank, depth):
+        return self.layer(depth)
+
+    def chunks(self, depth, size):
         return self.layer(depth)
 
     def positions_at(self, depth, count, seed):

@@ -1,6 +1,7 @@
-"""The in-memory build as the tests call it: the search plan made from settings as `puzzledb
-build` makes it (bfs.select.choose, the store named; no memory budget unless one is given,
-no checkpoints unless asked for), then the engine on that plan."""
+"""The in-memory build as the tests call it: the search plan made from settings by
+bfs.select.choose, as config.search_plan makes it for the workflow and `puzzledb build` (the
+store named; no memory budget unless one is given, no checkpoints unless asked for), then
+the engine on that plan."""
 
 from puzzledb.bfs import in_memory, select
 from puzzledb.query.kinds import KINDS

@@ -19,7 +19,7 @@ def test_the_schema_and_the_command_line_offer_exactly_the_registered_kinds():
     assert schema["additionalProperties"]["enum"] == list(KINDS)
     build = _parser()._subparsers._group_actions[0].choices["build"]
     store = next(a for a in build._actions if a.dest == "store")
-    assert list(store.choices) == list(KINDS) and store.default == LAYERS
+    assert list(store.choices) == list(KINDS) and store.default is None  # the config's
 
 
 def test_each_kind_names_a_store_that_writes_its_name_and_a_sink_that_exists():

@@ -12,10 +12,8 @@ from tqdm import tqdm
 
 from puzzledb import paths, puzzles, yamltext
 from puzzledb.bfs import select
-from puzzledb.config import checked_search_plans, defaults, load_definitions
+from puzzledb.config import checked_search_plans, command_settings, defaults, search_plan
 from puzzledb.errors import (
-    BudgetError,
-    ChoiceError,
     ConfigError,
     PuzzledbError,
     PuzzleError,
@@ -161,39 +159,50 @@ def _info(puzzle, args, out):
             print(f"additive pdbs {line}", file=out)
 
 
-# the options that shape a build's SearchPlan: `build` and `compile` take them alike
+# The options that shape a build's SearchPlan, `build` and `compile` alike: each in place of
+# the config key of its name (a key of one puzzle's entry: by_puzzle), the rest of the plan
+# made from the config as the workflow makes it (_plan).
 PLAN_OPTIONS = (
-    argument("--memory-mb", type=int, default=DEFAULT["memory_mb"],
-             help=f"refuse an in-memory search that needs more (default "
-                  f"{DEFAULT['memory_mb']}, the config's default; config.yaml's memory_mb "
-                  f"is not read)"),
-    argument("--depth-limit", type=int, default=None, metavar="D",
+    argument("--memory-mb", type=positive, default=None,
+             help=f"refuse an in-memory search that needs more (default: the config's "
+                  f"memory_mb, {DEFAULT['memory_mb']} unless it sets it)"),
+    argument("--depth-limit", type=nonnegative, default=None, metavar="D",
              help="stop after depth D (a partial database); a puzzle too large for the "
                   "in-memory search is then built by the frontier search"),
-    argument("--shards", type=int, default=None, metavar="S",
-             help="build by the frontier search, the rank space cut into S segments"),
-    argument("--store", choices=KINDS, default=LAYERS,
-             help="what the database keeps (default layers): " + "; ".join(
-                 f"{kind.name}, {kind.describes}" for kind in KINDS.values())
-             + " (`puzzledb info <puzzle>` gives the table's size)"),
-    argument("--job-states", type=int, default=DEFAULT["job_states"], metavar="N",
-             help=f"frontier search: states a job expands (default "
-                  f"{DEFAULT['job_states']:,})"),
-    argument("--symmetry", choices=["none"], default=None,
+    argument("--shards", type=nonnegative, default=None, metavar="S",
+             help="build by the frontier search, the rank space cut into S segments (0: not "
+                  "sharded, whatever the config says)"),
+    argument("--store", choices=KINDS, default=None,
+             help="what the database keeps (default: the config's, else layers): "
+                  + "; ".join(f"{kind.name}, {kind.describes}" for kind in KINDS.values())
+                  + " (`puzzledb info <puzzle>` gives the table's size)"),
+    argument("--job-states", type=positive, default=None, metavar="N",
+             help=f"frontier search: states a job expands (default: the config's "
+                  f"job_states, {DEFAULT['job_states']:,} unless it sets it)"),
+    argument("--symmetry", choices=["none", "default"], default=None,
              help="none: keep every position, not one key per class of the puzzle's "
                   "symmetries (the frontier search's default, and the in-memory search's "
                   "for a permutation puzzle of one orbit; `puzzledb info <puzzle>` names "
-                  "them)"),
+                  "them); default: as that default says, whatever the config says"),
 )
+PLAN_KEYS = {"memory_mb": False, "depth_limit": True, "shards": True, "store": True,
+             "job_states": False, "symmetry": True, "checkpoint_minutes": False}  # by_puzzle
 
 
-def _plan(puzzle, args):
-    """The search bfs.select plans from the options (the in-memory search when it fits
-    --memory-mb, else, with --depth-limit, or with --shards, the frontier search)."""
-    return select.choose(puzzle, KINDS[args.store], args.memory_mb, shards=args.shards,
-                         depth_limit=args.depth_limit, job_states=args.job_states,
-                         checkpoint_minutes=getattr(args, "checkpoint_minutes", None),
-                         symmetry=args.symmetry != "none")
+def _plan(puzzle, args, **fixed):
+    """The puzzle's SearchPlan as the workflow makes it (config.search_plan) from the config
+    (./config.yaml, or --config; the schema's defaults without one), each plan option given
+    in place of its key (fixed: keys of the puzzle's entry set here, for compile)."""
+    settings, given = dict(args.settings), []
+    for key, by_puzzle in PLAN_KEYS.items():
+        value = fixed.get(key, getattr(args, key, None))
+        if value is None:
+            continue
+        if key not in fixed:
+            given.append(f"--{key.replace('_', '-')} {value}")
+        settings[key] = {**settings[key], puzzle.name: value} if by_puzzle else value
+    source = " with ".join([args.config_file or "the defaults (no config.yaml)"] + given)
+    return search_plan(settings, puzzle.name, source)
 
 
 @subcommand(
@@ -202,9 +211,15 @@ def _plan(puzzle, args):
     argument("--threads", type=int, default=None,
              help="threads of the search (default: every core numba sees)"),
     *PLAN_OPTIONS,
-    argument("--checkpoint-minutes", type=float, default=DEFAULT["checkpoint_minutes"],
-             metavar="M", help=f"--store counts or distances: minutes between checkpoints "
-                               f"(default {DEFAULT['checkpoint_minutes']:g}; 0: every layer)"),
+    argument("--checkpoint-minutes", type=float, default=None, metavar="M",
+             help=f"--store counts or distances: minutes between checkpoints (default: the "
+                  f"config's checkpoint_minutes, {DEFAULT['checkpoint_minutes']:g} unless it "
+                  f"sets it; 0: every layer)"),
+    description="Build or resume a puzzle's database in this process, planned as the "
+                "workflow plans it from the config (./config.yaml, or --config FILE): its "
+                "memory_mb, job_states and checkpoint_minutes, and the puzzle's entries "
+                "under shards, depth_limit, store and symmetry; each option given here "
+                "stands in place of its key.  Without a config, the schema's defaults.",
 )
 def _build(puzzle, args, out):
     """The search _plan gives, run in this process."""
@@ -227,8 +242,9 @@ def _build(puzzle, args, out):
     *PLAN_OPTIONS,
     of_puzzle=False,
     description="Compile the kernels that the builds of the puzzles named (as the build "
-                "command with the same options would plan them; with no name, the config's "
-                "puzzles as the workflow plans them) and their stores' queries will load, "
+                "command with the same options would plan them: from the config, each "
+                "option in place of its key; with no name, the config's puzzles) and their "
+                "stores' queries will load, "
                 "into the kernel cache, side by side in as many processes as there are "
                 "cores; nothing is searched or written but the cache.  A first build of a "
                 "family compiles it anyway: run this to pay that once, on purpose, e.g. "
@@ -241,15 +257,17 @@ def _compile(args, out):
 def _compile_plans(args):
     """([(puzzle, SearchPlan)] of each puzzle `puzzledb compile` compiles for, the MiB a
     frontier job holds)."""
+    memory_mb = args.memory_mb or args.settings["memory_mb"]
     if not args.names:
-        path = Path(args.config or "config.yaml")
-        if not path.is_file():
+        if args.config_file is None:
             raise ConfigError("compile: name puzzles or families, or run it beside a "
                               "config.yaml (its puzzles are compiled)")
-        config = yamltext.load(path.read_text()) or {}
-        plans = checked_search_plans(config, str(path))
-        return [(puzzles.get(name), plan) for name, plan in plans.items()], \
-            config["memory_mb"]
+        # the config checked whole, as the workflow checks it, then each of its puzzles
+        # planned as `build` plans it
+        config = yamltext.load(Path(args.config_file).read_text())
+        names = checked_search_plans(config, args.config_file)
+        return [(puzzles.get(name), _plan(puzzles.get(name), args)) for name in names], \
+            memory_mb
     chosen = []
     for name in args.names:
         members = puzzles.of_family(name)
@@ -260,7 +278,7 @@ def _compile_plans(args):
             plan = _member_plan(puzzles.get(member), args)
             if plan is not None:
                 chosen.append((puzzles.get(member), plan))
-    return chosen, args.memory_mb
+    return chosen, memory_mb
 
 
 def _member_plan(puzzle, args):
@@ -269,12 +287,11 @@ def _member_plan(puzzle, args):
     a catalogue)."""
     try:
         return _plan(puzzle, args)
-    except (BudgetError, ChoiceError):
+    except ConfigError:  # what search_plan makes of a ChoiceError or a BudgetError
         pass
     try:  # a prefix is what a build of it makes; the depth is no matter to its kernels
-        return select.choose(puzzle, KINDS[args.store], shards=1, depth_limit=1,
-                             symmetry=args.symmetry != "none")
-    except ChoiceError:
+        return _plan(puzzle, args, shards=1, depth_limit=1)
+    except ConfigError:
         return None
 
 
@@ -550,7 +567,8 @@ def _parser():
     )
     parser.add_argument(
         "--config", default=None, metavar="FILE",
-        help="config file whose define: puzzles to know (default: ./config.yaml if any)",
+        help="config file whose define: puzzles to know, and whose settings build and "
+             "compile plan by, as the workflow does (default: ./config.yaml if any)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, known in COMMANDS.items():
@@ -561,15 +579,19 @@ def _parser():
         p.add_argument("--results", default=argparse.SUPPRESS, metavar="DIR",
                        help="directory holding <puzzle>/layers")
         p.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
-                       help="config file whose define: puzzles to know")
+                       help="config file whose define: puzzles to know (and settings, "
+                            "for build and compile)")
     return parser
 
 
 def run(args, out=sys.stdout):
-    """Run the command `args` name, with the config's `define:` puzzles known (args.pdbs:
-    the config's pattern databases, for `info`)."""
+    """Run the command `args` name, with the config's `define:` puzzles known (args.settings:
+    the config's settings, which `build` and `compile` plan by; args.config_file: its name,
+    None without one; args.pdbs: its pattern databases, for `info`)."""
     required = args.config is not None
-    args.pdbs = load_definitions(args.config if required else "config.yaml", required)
+    args.settings, args.config_file = command_settings(args.config if required
+                                                       else "config.yaml", required)
+    args.pdbs = args.settings["pdbs"]
     known = COMMANDS[args.command]
     if known.of_puzzle:
         known.run(puzzles.get(args.puzzle), args, out)

@@ -3,7 +3,9 @@ package (schemas/config.schema.yaml, which also gives every default), plus the c
 schema cannot make; errors are one line naming the key.  The puzzles a config declares under
 `define:` are registered (puzzles.define) for the workflow, its jobs and the command line
 alike.  Each puzzle's search plan is made here, once (search_plan): the rules hand it to
-their jobs as it is.  It loads no compiled code, so parsing the Snakefile stays quick."""
+their jobs as it is, and `puzzledb build` makes its own by the same call, on the settings
+the command line reads (command_settings).  It loads no compiled code, so parsing the
+Snakefile stays quick."""
 
 from functools import cache
 from importlib.resources import files
@@ -228,15 +230,23 @@ def define_puzzles(config, source="config"):
 
 
 def load_definitions(path, required=True):
-    """Register the `define:` puzzles of a config file, for the command line: the file is
-    checked against the schema as the workflow checks it, its `pdbs` too.  Returns the
-    file's `pdbs`, every partition by its name ({} when the file does not set it).  A
-    missing file is a ConfigError when it was asked for (required), else nothing ({})."""
+    """Register the `define:` puzzles of a config file (command_settings), and return its
+    `pdbs`, every partition by its name ({} when the file does not set it)."""
+    return command_settings(path, required)[0]["pdbs"]
+
+
+def command_settings(path, required=True):
+    """The config file as the command line reads it: checked against the schema as the
+    workflow checks it (an unknown or misspelt key is an error here as there), its
+    `define:` puzzles registered, every key it leaves out at the schema's default but
+    `pdbs`, which is the file's ({} when it does not set it), every partition by its name.
+    Returns (settings, the file's name, None when there is no file).  A missing file is a
+    ConfigError when it was asked for (required), else the defaults alone."""
     path = Path(path)
     if not path.is_file():
         if required:
             raise ConfigError(f"{path}: no such config file")
-        return {}
+        return {**defaults(), "pdbs": {}}, None
     try:
         document = yamltext.load(path.read_text()) or {}
     except (OSError, yamltext.Error) as err:
@@ -244,13 +254,12 @@ def load_definitions(path, required=True):
                           f"({' '.join(str(err).split())})") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: a config file is a mapping of keys")
-    # the whole file against the schema (an unknown or misspelt key is an error here as in
-    # the workflow); only what the command line uses is taken from it
+    # the whole file against the schema; `puzzles` is the workflow's to require
     _validate(document, {**schema(), "required": []}, str(path))
-    section = {"define": document.get("define") or {}}
-    define_puzzles(section, str(path))
+    define_puzzles(document, str(path))
     # the partitions too, so that a bad one is the workflow's line here as well
-    return pattern_partitions(document.get("pdbs") or {}, str(path))
+    pdbs = pattern_partitions(document.get("pdbs") or {}, str(path))
+    return {**defaults(), **document, "pdbs": pdbs}, str(path)
 
 
 def problem_set(config, puzzle, queries, k):

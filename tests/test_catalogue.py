@@ -5,18 +5,25 @@ a slice of the 5x5 Rush Hour box); bad definitions in one line; the queries."""
 
 import csv
 import io
+import re
+import subprocess
+import sys
 from collections import deque
 from itertools import count
 
 import numpy as np
 import pandas
 import pytest
+import yaml
 
 from puzzledb import paths, puzzles
 from puzzledb.cli import main
+from puzzledb.config import check_config
 from puzzledb.errors import ConfigError
 from puzzledb.puzzles.definitions import build
 from puzzledb.report.catalogue import merge, rows, search_part
+
+from conftest import ROOT, assert_one_line_error, puzzledb_cli, run_snakemake
 
 RUSH = {"family": "blocks", "catalogue": {"pieces": ["2x1", "1x2", "3x1", "1x3"]},
         "axis": "length", "metric": "line"}
@@ -348,3 +355,30 @@ def test_the_catalogue_command_draws_the_hardest_puzzles_and_a_board_is_solved(
     assert summary.minimal.sum() == sum(r["minimal"] == "true" for r in table)
     assert all(int(r["moves"]) >= 5 for r in rows(paths.catalogue(results, "rush4"),
                                                    min_moves=5))
+
+
+def test_a_config_of_catalogues_alone_plans_only_the_catalogues_jobs(tmp_path):
+    """puzzles: [] beside catalogues: the dry run lists the catalogue's jobs and no other
+    (no search, no report page: there is no database to show)."""
+    config = {"puzzles": [], "catalogues": ["rush4"], "catalogue_jobs": {"rush4": 2},
+              "results": str(tmp_path / "results")}
+    check_config(dict(config))
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--snakefile",
+                             str(ROOT / "Snakefile"), "--directory", str(tmp_path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    stats = result.stdout.split("Job stats:")[1].split("\n\n")[0]
+    jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", stats, re.MULTILINE))
+    assert jobs == {"catalogue_part": "2", "catalogue": "1", "all": "1", "total": "4"}
+    # the command line reads the same file as the workflow does
+    listed = puzzledb_cli("--config", str(tmp_path / "config.yaml"), "info", "rush4")
+    assert listed.returncode == 0, listed.stderr
+
+
+def test_a_config_with_no_puzzle_and_no_catalogue_is_one_line_naming_puzzles(tmp_path):
+    with pytest.raises(ConfigError, match=r"^config: puzzles: empty, and no catalogues") as err:
+        check_config({"puzzles": []})
+    assert "\n" not in str(err.value)
+    result = run_snakemake(tmp_path, {"puzzles": []}, "-n", check=False)
+    assert_one_line_error(result, "config.yaml: puzzles: empty, and no catalogues")

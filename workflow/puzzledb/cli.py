@@ -496,7 +496,7 @@ def _catalogue(puzzle, args, out):
     path = Path(paths.catalogue(args.results, catalogue.name))
     if not path.is_file():
         raise PuzzleError(f"{catalogue.name}: no catalogue in {path} (build it: snakemake "
-                          f"--config 'catalogues=[{catalogue.name}]')")
+                          f"--config 'puzzles=[]' 'catalogues=[{catalogue.name}]')")
     for row in rows(path, args.moves, args.min_moves, args.limit, args.minimal):
         minimal = ", minimal" if row["minimal"] == "true" else ""
         print(f"{row['moves']} moves, {int(row['states']):,} states{minimal}", file=out)

@@ -48,6 +48,9 @@ def checked_search_plans(config, source="config"):
     _validate(config, schema(), source)
     for key, value in defaults().items():
         config.setdefault(key, value)
+    if not config["puzzles"] and not config["catalogues"]:
+        raise ConfigError(f"{source}: puzzles: empty, and no catalogues: nothing to build "
+                          f"(list a puzzle, or a catalogue under catalogues)")
     define_puzzles(config, source)
     for key in ("shards", "depth_limit", "store", "symmetry"):
         for name in config[key]:

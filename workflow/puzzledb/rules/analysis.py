@@ -40,7 +40,8 @@ class AnalysisRules:
     def all_outputs(self):
         """The files of the default target."""
         results = self.results
-        outputs = [paths.report(results)]
+        # the page shows the puzzles' databases: a config of catalogues alone has none
+        outputs = [paths.report(results)] if self.config["puzzles"] else []
         for puzzle in self.config["puzzles"]:
             outputs += [paths.summary(results, puzzle), paths.antipodes(results, puzzle),
                         paths.depth_plot(results, puzzle)]

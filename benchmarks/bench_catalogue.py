@@ -84,7 +84,8 @@ def run_ours(name, jobs, scratch):
                                str(parts[j])]) for j in range(jobs)]
     if any(p.wait() for p in procs):
         sys.exit("a job failed")
-    merge(puzzles.get(name), parts, directory / "catalogue.csv", directory / "summary.csv")
+    merge(puzzles.get(name), parts, directory / "catalogue.csv", directory / "summary.csv",
+          directory / "totals.csv")
     seconds = time.perf_counter() - started
     return seconds, rows(directory / "catalogue.csv")
 
@@ -144,10 +145,10 @@ def whole(args):
         print(f"{args.name}: search {search[0]:,.0f} s wall, {search[1]:,.0f} s CPU "
               f"({args.jobs} jobs), peak RSS {search[2]:.2f} GiB a job; load {loads[0]} "
               f"at start, {loads[-1]} at end", flush=True)
-    merge_code = code.format("merge") + "merge(p, sys.argv[2:-2], sys.argv[-2], sys.argv[-1])"
+    merge_code = code.format("merge") + "merge(p, sys.argv[2:-3], *sys.argv[-3:])"
     merged = _run_children([[sys.executable, "-c", merge_code, args.name,
                              *map(str, parts), str(directory / "catalogue.csv"),
-                             str(directory / "summary.csv")]])
+                             str(directory / "summary.csv"), str(directory / "totals.csv")]])
     loads.append(Path("/proc/loadavg").read_text().split()[0])
     print(f"{args.name}: merge {merged[0]:,.0f} s wall, {merged[1]:,.0f} s CPU, peak RSS "
           f"{merged[2]:.2f} GiB; load {loads[-1]}")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections import deque
 from itertools import count
+from math import comb
 
 import numpy as np
 import pandas
@@ -169,7 +170,8 @@ def kernel_rows(puzzle, tmp_path, jobs=2):
     parts = [tmp_path / f"part{j}.npz" for j in range(jobs)]
     for j, part in enumerate(parts):
         search_part(puzzle, j, jobs, part)
-    merge(puzzle, parts, tmp_path / "catalogue.csv", tmp_path / "summary.csv")
+    merge(puzzle, parts, tmp_path / "catalogue.csv", tmp_path / "summary.csv",
+          tmp_path / "totals.csv")
     return pandas.read_csv(tmp_path / "catalogue.csv", keep_default_na=False, dtype={"counts": str})
 
 
@@ -286,6 +288,46 @@ def test_fogleman_space_is_the_plain_models_boards_without_his_exclusions(tmp_pa
     assert 0 < len(table) < len(every) and set(table.board) < set(every.board)
 
 
+@pytest.mark.parametrize("name, goal, pieces, metric, axis, space", [
+    ("rush4", None, None, None, None, "every"),
+    ("rush4f", ".... .... ..XX ....", RUSH["catalogue"]["pieces"], "line", "length",
+     "fogleman"),
+    ("blocks-3x3", "... .XX ...", ["2x1", "1x2", "1x1"], "step", "free", "every"),
+    ("lanes-3x4", "... .XX ... ...", ["2x1", "1x2", "1x3"], "line", "length", "every"),
+])
+def test_the_box_totals_are_the_plain_models_count_of_every_board_and_cluster(
+        name, goal, pieces, metric, axis, space, tmp_path):
+    """catalogue_totals.csv: the boards of the box (every board listed by the model, in
+    Fogleman's space those it keeps), the clusters reaching the goal, their boards and the
+    largest."""
+    puzzle = puzzles.get(name) if goal is None else build(name, {
+        "family": "blocks", "goal": goal, "metric": metric, "axis": axis,
+        "catalogue": {"pieces": pieces, "space": space}})
+    model = Model(puzzle)
+    boards = [b for b in model.every_board()
+              if space == "every" or fogleman_space(model, b)]
+    reaching = [row[2] for row in model_rows(puzzle, model, boards)]
+    kernel_rows(puzzle, tmp_path)
+    assert pandas.read_csv(tmp_path / "totals.csv").to_dict("records") == [{
+        "boards": len(boards), "clusters_reaching": len(reaching),
+        "boards_reaching": sum(reaching), "boards_not_reaching": len(boards) - sum(reaching),
+        "largest_reaching": max(reaching)}]
+
+
+def test_the_box_with_walls_counts_each_board_with_every_set_of_walls_leaving_the_goal_open():
+    """Up to `walls` walls on the empty cells of a board, none under the goal piece at its
+    goal: the model's boards, each with every such set of walls."""
+    puzzle = build("walled-3x3", {"family": "blocks", "goal": "#.. .XX ...", "metric": "step",
+                                  "axis": "free", "catalogue": {"pieces": ["1x2", "1x1"],
+                                                                "walls": 2}})
+    model = Model(puzzle)
+    goal_open = model.cells[0][puzzle.catalogue.goal_anchor(0)]
+    free = set(range(puzzle.catalogue.cells)) - puzzle.catalogue.drawing.walls - goal_open
+    expected = sum(comb(len(free - model.covered(b)), w)
+                   for b in model.every_board() for w in range(3))
+    assert puzzle.box_boards() == expected
+
+
 def plain_table(puzzle, parts):
     """catalogue.csv as Python's csv module writes the parts' rows (the formatter's
     reference): by moves, the most first, then by key; each board drawn by the puzzle."""
@@ -340,7 +382,7 @@ def test_the_catalogue_command_draws_the_hardest_puzzles_and_a_board_is_solved(
     parts = [paths.catalogue_part(results, "rush4", 0, 1)]
     search_part(rush4, 0, 1, parts[0])
     merge(rush4, parts, paths.catalogue(results, "rush4"),
-          paths.catalogue_summary(results, "rush4"))
+          paths.catalogue_summary(results, "rush4"), paths.catalogue_totals(results, "rush4"))
     table = rows(paths.catalogue(results, "rush4"))
     hardest = table[0]
     assert main(["--results", str(results), "catalogue", "rush4", "--moves",
@@ -350,6 +392,14 @@ def test_the_catalogue_command_draws_the_hardest_puzzles_and_a_board_is_solved(
     assert " ".join(shown.split("\n\n")[0].splitlines()[1:]) == hardest["board"]
     assert main(["distance", "rush4", hardest["board"]]) == 0
     assert capsys.readouterr().out.strip() == hardest["moves"]
+    assert main(["--results", str(results), "catalogue", "rush4", "--summary"]) == 0
+    totals = pandas.read_csv(paths.catalogue_totals(results, "rush4")).iloc[0]
+    assert capsys.readouterr().out.splitlines() == [
+        f"rush4: {totals.boards:,} boards in the box",
+        f"{len(table):,} clusters reach the goal, holding {totals.boards_reaching:,} boards; "
+        f"the largest {max(int(r['states']) for r in table):,}",
+        f"{totals.boards_not_reaching:,} boards in clusters that cannot reach the goal (not "
+        f"searched: those clusters are not counted)"]
     summary = pandas.read_csv(paths.catalogue_summary(results, "rush4"))
     assert summary.clusters.sum() == len(table)
     assert summary.minimal.sum() == sum(r["minimal"] == "true" for r in table)

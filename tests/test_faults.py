@@ -343,12 +343,13 @@ def write_wide_parts(results):
 
 
 def write_catalogue(results):
-    """The 4x4 Rush Hour catalogue: two jobs' parts, then catalogue.csv and its summary."""
+    """The 4x4 Rush Hour catalogue: two jobs' parts, then catalogue.csv, its summary and
+    its totals."""
     parts = [paths.catalogue_part(results, "rush4", job, 2) for job in range(2)]
     for job, part in enumerate(parts):
         search_part(RUSH4, job, 2, part)
     merge(RUSH4, parts, paths.catalogue(results, "rush4"),
-          paths.catalogue_summary(results, "rush4"))
+          paths.catalogue_summary(results, "rush4"), paths.catalogue_totals(results, "rush4"))
 
 
 # One write of the store each, one a line: (id, a function writing into a directory, the
@@ -656,7 +657,7 @@ READERS = [
     (r"part\.json", lambda path, puzzle: json.loads(path.read_text())),
     (r"x\d{5}\.\d{5}" + re.escape(WORK_SUFFIX), read_work_file),
     (r"part_\d{3}of\d{3}\.npz", lambda path, puzzle: catalogue_parts([path])),
-    (r"catalogue(_summary)?\.csv", lambda path, puzzle: pandas.read_csv(path)),
+    (r"catalogue(_summary|_totals)?\.csv", lambda path, puzzle: pandas.read_csv(path)),
 ]
 
 

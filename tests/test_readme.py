@@ -569,7 +569,8 @@ def test_the_catalogue_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch):
     for job, part in enumerate(parts):
         search_part(rush5, job, 2, part)
     merge(rush5, parts, paths.catalogue(tmp_path / "results", "rush5"),
-          paths.catalogue_summary(tmp_path / "results", "rush5"))
+          paths.catalogue_summary(tmp_path / "results", "rush5"),
+          paths.catalogue_totals(tmp_path / "results", "rush5"))
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("catalogue")
     run_block(block, tmp_path, capsys)
@@ -590,7 +591,8 @@ def test_the_rush_hour_queries_run_as_the_readme_shows(tmp_path, capsys, monkeyp
     part = paths.catalogue_part(tmp_path / "results", rush6.name, unit, len(wall_sets) * rows)
     search_part(rush6, unit, len(wall_sets) * rows, part)
     merge(rush6, [part], paths.catalogue(tmp_path / "results", rush6.name),
-          paths.catalogue_summary(tmp_path / "results", rush6.name))
+          paths.catalogue_summary(tmp_path / "results", rush6.name),
+          paths.catalogue_totals(tmp_path / "results", rush6.name))
     monkeypatch.chdir(tmp_path)
     [block] = blocks_of("rush6")
     run_block(block, tmp_path, capsys)

@@ -486,10 +486,14 @@ def _design(puzzle, args, out):
             argument("--minimal", action="store_true",
                      help="only the minimal puzzles (no piece the solution leaves in place "
                           "can be taken away without making it easier)"),
+            argument("--summary", action="store_true",
+                     help="the whole box's totals instead (catalogue_totals.csv): its "
+                          "boards, the clusters that reach the goal and their boards, the "
+                          "largest of them, and the boards of the clusters that do not"),
             puzzle="catalogue")
 def _catalogue(puzzle, args, out):
     """Rows of the catalogue's table (report/catalogue.py), each a line '<moves> moves,
-    <states> states[, minimal]' and the board drawn."""
+    <states> states[, minimal]' and the board drawn; or (--summary) the box's totals."""
     from puzzledb.report.catalogue import rows
 
     catalogue = puzzle.capability(Catalogued)
@@ -497,10 +501,29 @@ def _catalogue(puzzle, args, out):
     if not path.is_file():
         raise PuzzleError(f"{catalogue.name}: no catalogue in {path} (build it: snakemake "
                           f"--config 'puzzles=[]' 'catalogues=[{catalogue.name}]')")
+    if args.summary:
+        _catalogue_totals(catalogue, args, out)
+        return
     for row in rows(path, args.moves, args.min_moves, args.limit, args.minimal):
         minimal = ", minimal" if row["minimal"] == "true" else ""
         print(f"{row['moves']} moves, {int(row['states']):,} states{minimal}", file=out)
         print("\n".join(row["board"].split()) + "\n", file=out)
+
+
+def _catalogue_totals(catalogue, args, out):
+    """The lines of `puzzledb catalogue NAME --summary` (report/catalogue.py's TOTALS)."""
+    from puzzledb.report.catalogue import totals
+
+    path = Path(paths.catalogue_totals(args.results, catalogue.name))
+    if not path.is_file():
+        raise PuzzleError(f"{catalogue.name}: no totals in {path} (made by the catalogue "
+                          f"rule with catalogue.csv: build it again)")
+    t = totals(path)
+    print(f"{catalogue.name}: {t['boards']:,} boards in the box\n"
+          f"{t['clusters_reaching']:,} clusters reach the goal, holding "
+          f"{t['boards_reaching']:,} boards; the largest {t['largest_reaching']:,}\n"
+          f"{t['boards_not_reaching']:,} boards in clusters that cannot reach the goal (not "
+          f"searched: those clusters are not counted)", file=out)
 
 
 def _catalogue_route(puzzle, args):

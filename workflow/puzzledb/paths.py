@@ -144,6 +144,11 @@ def catalogue_summary(results, name=PUZZLE):
     return f"{puzzle_directory(results, name)}/catalogue_summary.csv"
 
 
+def catalogue_totals(results, name=PUZZLE):
+    """A catalogue's box in totals: its boards, the clusters that reach the goal, the largest."""
+    return f"{puzzle_directory(results, name)}/catalogue_totals.csv"
+
+
 def catalogue_part(results, name=PUZZLE, job="{job}", jobs="{jobs}"):
     """The clusters of one catalogue job (job of jobs), before the merge."""
     job, jobs = (x if isinstance(x, str) else f"{x:03d}" for x in (job, jobs))

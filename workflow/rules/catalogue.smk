@@ -37,6 +37,7 @@ rule catalogue:
             labels={"content": "every cluster that reaches the goal"},
         ),
         summary=paths.catalogue_summary(RESULTS),
+        totals=paths.catalogue_totals(RESULTS),
     log:
         paths.log(PUZZLE, "catalogue"),
     benchmark:

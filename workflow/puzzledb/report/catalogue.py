@@ -1,8 +1,8 @@
 """The catalogue of a box (puzzles/blocks/catalogue.py): its clusters searched by jobs, each
 taking blocks of BLOCK candidate boards in turn (job j of J the blocks j, j + J, ...), each
 cluster by the job holding its least board; their parts merged into catalogue.csv (one row
-per cluster that reaches the goal, the hardest first) and catalogue_summary.csv; and the
-queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+per cluster that reaches the goal, the hardest first), catalogue_summary.csv (per number of
+moves) and catalogue_totals.csv (the box's totals); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
 
 import csv
 import io
@@ -17,6 +17,11 @@ BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks t
 CHUNK = 1 << 20  # rows of catalogue.csv formatted at a time
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
+# the box's totals: its boards (box.py's count, every cluster), the clusters that reach the
+# goal, their boards and the largest's; the boards of the others (the searches never enter a
+# cluster that cannot reach the goal, so those clusters are not counted, only their boards)
+TOTALS = ("boards", "clusters_reaching", "boards_reaching", "boards_not_reaching",
+          "largest_reaching")
 # what a job's search finds, lists of arrays: each cluster's states, moves and minimal
 # (info), farthest board's key (far) and walls, its distance counts (counts, flat) and how
 # many there are (lengths)
@@ -90,9 +95,10 @@ def read_parts(parts):
     return [_read_part(p) for p in parts]
 
 
-def merge(puzzle, parts, table_path, summary_path):
-    """catalogue.csv and catalogue_summary.csv from the jobs' parts: the rows by moves, the
-    most first, then by board (the catalogue's order of boards: its keys)."""
+def merge(puzzle, parts, table_path, summary_path, totals_path):
+    """catalogue.csv, catalogue_summary.csv and catalogue_totals.csv from the jobs' parts:
+    the rows by moves, the most first, then by board (the catalogue's order of boards: its
+    keys)."""
     read = read_parts(parts)
     far = np.concatenate([p["far"] for p in read])
     walls = np.concatenate([p["walls"] for p in read])
@@ -110,6 +116,29 @@ def merge(puzzle, parts, table_path, summary_path):
     for m in np.unique(moves)[::-1].tolist():
         writer.writerow((m, int((moves == m).sum()), int(((moves == m) & minimal).sum())))
     write_text(summary_path, out.getvalue())
+    write_totals(totals_path, puzzle.box_boards(), states)
+
+
+def write_totals(path, boards, states):
+    """catalogue_totals.csv (TOTALS): the box's boards and the sizes (states) of the
+    clusters that reach the goal."""
+    reaching = int(states.sum())
+    if reaching > boards:
+        raise StorageError(f"{path}: {reaching:,} boards in clusters reaching the goal, "
+                           f"more than the box's {boards:,}: parts of another catalogue?")
+    largest = int(states.max()) if states.size else 0
+    write_text(path, ",".join(TOTALS) + "\n" +
+               f"{boards},{states.size},{reaching},{boards - reaching},{largest}\n")
+
+
+def totals(path):
+    """catalogue_totals.csv's row, a dict of TOTALS (ints)."""
+    try:
+        with open(path, newline="") as f:
+            row = next(csv.DictReader(f))
+        return {name: int(row[name]) for name in TOTALS}
+    except (OSError, StopIteration, KeyError, TypeError, ValueError) as err:
+        raise StorageError(f"{path}: not a catalogue's totals ({err!r})") from None
 
 
 def _write_table(puzzle, path, order, *columns):

@@ -27,4 +27,5 @@ class CatalogueRules:
         """The files of the default target."""
         return [f for name in self.names()
                 for f in (paths.catalogue(self.results, name),
-                          paths.catalogue_summary(self.results, name))]
+                          paths.catalogue_summary(self.results, name),
+                          paths.catalogue_totals(self.results, name))]

@@ -31,6 +31,7 @@ from puzzledb.puzzles.blocks.drawing import (
     shape_label,
 )
 from puzzledb.puzzles.blocks.boards import read_board
+from puzzledb.puzzles.blocks.box import count_boards
 from puzzledb.puzzles.blocks.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
@@ -301,6 +302,11 @@ class CataloguePuzzle(Puzzle, Catalogued):
         two of the table, its place in the edges' index, its depth and place in the queue."""
         cat = self.catalogue
         return 8 * cat.words + 2 * cat.cells + 8 + 8 + 8 + 8 + 4 + 8
+
+    def box_boards(self):
+        """How many boards the box holds (box.count_boards): every board the catalogue
+        stands for, whether its cluster reaches the goal or not."""
+        return count_boards(self.catalogue, self.spec.get("space", "every"))
 
     def info_lines(self):
         cat = self.catalogue

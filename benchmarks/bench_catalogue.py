@@ -5,6 +5,7 @@ program, a job's share of the 6x6 box, and a whole box.
     python benchmarks/bench_catalogue.py share [--name rush6] [--jobs 97] [--job 5] [--walls 1]
     python benchmarks/bench_catalogue.py whole [--name rush6-fogleman] [--jobs 2]
     python benchmarks/bench_catalogue.py board BOARD [--name rush6-fogleman]
+    python benchmarks/bench_catalogue.py balance [--name rush5] [--jobs 2 3 4 8] [--units N]
 
 race: his C++ enumerator (cpp/ of the peer) built in a scratch directory with config.h set
 for the box (BoardSize, MaxID: his published counts of his boards) and two workers, run; then
@@ -23,6 +24,12 @@ board: the unit of work holding a board (a catalogue of bars without walls), sea
 the row of the cluster whose farthest board it is (moves, boards, minimal), so that a
 published puzzle is checked by computing it (Fogleman's hardest: BOARD "BCDDE. BCF.EG
 B.FXXG HHHI.G ..JIKK LLJMM.", his A our X).
+
+balance: every unit of work of a lane catalogue (the first --units of them, if given)
+searched alone, its CPU seconds less those of a unit with nothing to search (the least), and
+the boards of the clusters it finds; then each job's sum of both for J jobs, under the
+split before split.py (units j, j + J, ...) and under split.py's: the most and the least a
+job gets, and the most over the mean (1.00: perfectly even).
 """
 
 import argparse
@@ -189,13 +196,15 @@ def board(args):
     """The unit of work holding a board, searched alone: its cluster's row."""
     from puzzledb.puzzles.blocks import lane_search
     from puzzledb.puzzles.blocks.lanes import unit_of, units
+    from puzzledb.puzzles.blocks.split import job_of
 
     puzzle = puzzles.get(args.name)
     given = puzzle.format(puzzle.parse(args.board))
     unit = unit_of(puzzle, args.board)
     wall_sets, per = units(puzzle.lanes)
+    total = len(wall_sets) * per
     started = time.process_time()
-    found, _ = lane_search.search(puzzle, unit, len(wall_sets) * per)
+    found, _ = lane_search.search(puzzle, job_of(unit, total), total)  # the unit alone
     seconds = time.process_time() - started
     info, far = np.concatenate(found["info"]), np.concatenate(found["far"])
     walls = np.concatenate(found["walls"])
@@ -209,6 +218,41 @@ def board(args):
         return 0
     print(f"{given}: not the farthest board of a cluster of its unit")
     return 1
+
+
+def balance(args):
+    """Each unit's work alone, then the jobs' work under the two splits."""
+    from puzzledb.puzzles.blocks import lane_search
+    from puzzledb.puzzles.blocks.lanes import units
+    from puzzledb.puzzles.blocks.split import job_of, units_of
+
+    puzzle = puzzles.get(args.name)
+    wall_sets, per = units(puzzle.lanes)
+    total = len(wall_sets) * per
+    lane_search.search(puzzles.get("rush4"), 0, 1)  # the kernels compiled and loaded first
+    count = min(total, args.units or total)
+    seconds, boards = np.zeros(count), np.zeros(count, np.int64)
+    for u in range(count):
+        started = time.process_time()
+        found, _ = lane_search.search(puzzle, job_of(u, total), total)
+        seconds[u] = time.process_time() - started
+        boards[u] = sum(int(i[:, 0].sum()) for i in found["info"])
+    empty = seconds.min()
+    seconds -= empty
+    print(f"{args.name}: {count:,} units of {total:,}: {seconds.sum():,.1f} CPU s (each less "
+          f"{empty:.3f} s, an empty unit's), {boards.sum():,} boards in clusters "
+          f"reaching the goal; the largest unit {seconds.max():.2f} s, "
+          f"{boards.max():,} boards")
+    for jobs in args.jobs:
+        for rule, share in (("j, j + J, ...", lambda j: range(j, count, jobs)),
+                            ("split.py", lambda j: list(units_of(j, jobs, count)))):
+            work = [(seconds[list(share(j))].sum(), boards[list(share(j))].sum())
+                    for j in range(jobs)]
+            s, b = np.array([w[0] for w in work]), np.array([w[1] for w in work])
+            print(f"  {jobs} jobs, {rule:>13}: CPU s a job {s.min():,.2f} to {s.max():,.2f} "
+                  f"(most/mean {s.max() / s.mean():.3f}); boards {b.min():,} to {b.max():,} "
+                  f"(most/mean {b.max() / b.mean():.3f})")
+    return 0
 
 
 def main():
@@ -233,8 +277,13 @@ def main():
     p = sub.add_parser("board")
     p.add_argument("board")
     p.add_argument("--name", default="rush6-fogleman")
+    p = sub.add_parser("balance")
+    p.add_argument("--name", default="rush5")
+    p.add_argument("--jobs", type=int, nargs="+", default=[2, 3, 4, 8])
+    p.add_argument("--units", type=int, default=None, help="the first N units only")
     args = parser.parse_args()
-    return {"race": race, "share": share, "whole": whole, "board": board}[args.what](args)
+    return {"race": race, "share": share, "whole": whole, "board": board,
+            "balance": balance}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 from collections import deque
-from itertools import count
+from itertools import count, islice
 from math import comb
 
 import numpy as np
@@ -20,7 +20,8 @@ import yaml
 from puzzledb import paths, puzzles
 from puzzledb.cli import main
 from puzzledb.config import check_config
-from puzzledb.errors import ConfigError
+from puzzledb.errors import ConfigError, StorageError
+from puzzledb.puzzles.blocks.split import SPLIT, job_of, units_of
 from puzzledb.puzzles.definitions import build
 from puzzledb.report.catalogue import merge, rows, search_part
 
@@ -326,6 +327,69 @@ def test_the_box_with_walls_counts_each_board_with_every_set_of_walls_leaving_th
     expected = sum(comb(len(free - model.covered(b)), w)
                    for b in model.every_board() for w in range(3))
     assert puzzle.box_boards() == expected
+
+
+@pytest.mark.parametrize("jobs, total", [(1, 5), (2, 10), (3, 10), (4, 7), (7, 100),
+                                         (8, 7776), (97, 7776)])
+def test_the_jobs_units_are_every_unit_once_and_as_many_to_one(jobs, total):
+    shares = [list(units_of(job, jobs, total)) for job in range(jobs)]
+    assert sorted(u for share in shares for u in share) == list(range(total))
+    assert all(share == sorted(share) for share in shares)
+    assert max(map(len, shares)) - min(map(len, shares)) <= 1
+    assert all(job_of(u, jobs) == job for job, share in enumerate(shares) for u in share)
+    # a catalogue whose units are counted as they are met: the same, read as a stream
+    assert [u for u in islice(units_of(jobs - 1, jobs), len(shares[-1]))] == shares[-1]
+
+
+def test_blocks_of_a_few_candidates_dealt_to_three_jobs_give_the_plain_models_clusters(
+        tmp_path, monkeypatch):
+    """The block search's share (split.py over blocks counted as the walk meets them), with
+    blocks of 4 candidates so that each job takes many: every cluster once, as the model."""
+    import puzzledb.report.catalogue as catalogue
+
+    monkeypatch.setattr(catalogue, "BLOCK", 4)
+    puzzle = build("blocks-3x3", {"family": "blocks", "goal": "... .XX ...", "metric": "step",
+                                  "axis": "free", "catalogue": {"pieces": ["2x1", "1x2", "1x1"]}})
+    model = Model(puzzle)
+    table = kernel_rows(puzzle, tmp_path, jobs=3)
+    assert sorted(zip(table.moves, table.board, table.states)) == sorted(
+        (m, b, s) for m, b, s, _, _ in model_rows(puzzle, model, model.every_board()))
+    assert all(int(np.load(tmp_path / f"part{j}.npz")["candidates"]) > 4 for j in range(3))
+
+
+def test_the_split_no_longer_gives_one_job_the_odd_units():
+    """Units alternately small and large (as the rows' contents make Rush Hour's): two
+    jobs' shares by split.py differ by a few per cent, where j, j + J, ... gives one job
+    all the large ones."""
+    sizes = np.tile([1, 3], 5000)
+    work = [sizes[list(units_of(job, 2, sizes.size))].sum() for job in range(2)]
+    assert max(work) / min(work) < 1.05
+    assert sizes[1::2].sum() / sizes[0::2].sum() == 3
+
+
+def test_the_merge_refuses_parts_of_two_splits_in_one_line(tmp_path):
+    rush4 = puzzles.get("rush4")
+    parts = {jobs: [tmp_path / f"part{j}of{jobs}.npz" for j in range(jobs)] for jobs in (2, 3)}
+    for jobs, paths_ in parts.items():
+        for j, part in enumerate(paths_):
+            search_part(rush4, j, jobs, part)
+    outputs = [tmp_path / f"out.{x}" for x in ("csv", "summary.csv", "totals.csv")]
+    with pytest.raises(StorageError, match=r"part2of3\.npz: made under split "
+                       rf"{SPLIT} of 3 jobs, .*part0of2\.npz under split {SPLIT} of 2 jobs: "
+                       r"merge the parts of one split") as err:
+        merge(rush4, parts[2] + parts[3][2:], *outputs)
+    assert "\n" not in str(err.value)
+    with pytest.raises(StorageError, match=r"part1of2\.npz: job 1's part again"):
+        merge(rush4, parts[2] + parts[2][1:], *outputs)
+    old = dict(np.load(parts[2][1]))  # a part made before the split was recorded
+    for key in ("split", "job", "jobs"):
+        del old[key]
+    np.savez(tmp_path / "old.npz", **old)
+    with pytest.raises(StorageError, match="old.npz: made under no recorded split"):
+        merge(rush4, [parts[2][0], tmp_path / "old.npz"], *outputs)
+    assert not any(path.exists() for path in outputs)
+    merge(rush4, parts[3], *outputs)  # one split: merged
+    assert outputs[0].exists()
 
 
 def plain_table(puzzle, parts):

@@ -583,13 +583,16 @@ def test_the_rush_hour_queries_run_as_the_readme_shows(tmp_path, capsys, monkeyp
     merged, holds the one cluster of 51 moves the whole run found, so the query of 51 moves
     prints the row the whole catalogue gives."""
     from puzzledb.puzzles.blocks.lanes import unit_of, units
+    from puzzledb.puzzles.blocks.split import job_of
     from puzzledb.report.catalogue import merge, search_part
 
     rush6 = puzzles.get("rush6-fogleman")
     unit = unit_of(rush6, "BCDDE. BCF.EG B.FXXG HHHI.G ..JIKK LLJMM.")
     wall_sets, rows = units(rush6.lanes)
-    part = paths.catalogue_part(tmp_path / "results", rush6.name, unit, len(wall_sets) * rows)
-    search_part(rush6, unit, len(wall_sets) * rows, part)
+    total = len(wall_sets) * rows
+    job = job_of(unit, total)  # of as many jobs as units: the job of this unit alone
+    part = paths.catalogue_part(tmp_path / "results", rush6.name, job, total)
+    search_part(rush6, job, total, part)
     merge(rush6, [part], paths.catalogue(tmp_path / "results", rush6.name),
           paths.catalogue_summary(tmp_path / "results", rush6.name),
           paths.catalogue_totals(tmp_path / "results", rush6.name))

@@ -8,8 +8,8 @@ CATALOGUE = CatalogueRules(config)
 
 
 rule catalogue_part:
-    # One job's share of the candidate boards (blocks job, job + jobs, ...), written whole or
-    # not at all: a job killed is run again, the others' parts are kept.
+    # One job's share of the units of work (puzzles/blocks/split.py), written whole or not at
+    # all: a job killed is run again, the others' parts are kept.
     output:
         paths.catalogue_part(RESULTS),
     wildcard_constraints:

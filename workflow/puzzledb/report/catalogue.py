@@ -1,8 +1,9 @@
 """The catalogue of a box (puzzles/blocks/catalogue.py): its clusters searched by jobs, each
-taking blocks of BLOCK candidate boards in turn (job j of J the blocks j, j + J, ...), each
-cluster by the job holding its least board; their parts merged into catalogue.csv (one row
-per cluster that reaches the goal, the hardest first), catalogue_summary.csv (per number of
-moves) and catalogue_totals.csv (the box's totals); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+taking its share of the units of work (puzzles/blocks/split.py: a lane catalogue's units,
+another's blocks of BLOCK candidate boards), each cluster by the job holding its least
+board; their parts merged into catalogue.csv (one row per cluster that reaches the goal, the
+hardest first), catalogue_summary.csv (per number of moves) and catalogue_totals.csv (the
+box's totals); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
 
 import csv
 import io
@@ -11,6 +12,7 @@ import zipfile
 import numpy as np
 
 from puzzledb.errors import StorageError
+from puzzledb.puzzles.blocks.split import SPLIT, units_of
 from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
@@ -38,20 +40,21 @@ def search_part(puzzle, job, jobs, path, log=None):
         found, candidates = lane_search.search(puzzle, job, jobs, log)
     else:
         found, candidates = _block_search(puzzle, job, jobs, log)
-    _write_part(path, puzzle.tables(), found, candidates)
+    _write_part(path, puzzle.tables(), found, candidates, job, jobs)
 
 
 def _block_search(puzzle, job, jobs, log):
-    """The clusters whose least board is in the job's blocks of candidates (j, j + J...)."""
+    """The clusters whose least board is in the job's blocks of candidates (its share by
+    split.py: blocks counted as the walk meets them, ascending)."""
     kernels, tables = puzzle.compiled, puzzle.tables()
     walk = kernels.new_walk(tables, puzzle.catalogue.walls)
     search, more = kernels.new_search(tables), kernels.new_search(tables)
     keys = np.empty((BLOCK, tables.empty.size), np.uint64)
     walls = np.empty(BLOCK, np.uint64)
     found = {name: [] for name in FOUND}
-    block = candidates = 0
-    while True:
-        lo = (block * jobs + job) * BLOCK
+    candidates = 0
+    for block in units_of(job, jobs):
+        lo = block * BLOCK
         count = kernels.boards(tables, walk, lo, lo + BLOCK, keys, walls)
         if count == 0:
             return found, candidates
@@ -63,13 +66,12 @@ def _block_search(puzzle, job, jobs, log):
         found["walls"].append(walls[info[:, 0]])
         found["counts"].append(counts[:spans[-1]])
         found["lengths"].append(np.diff(spans))
-        block += 1
         if log:
             log(f"{puzzle.name}: job {job + 1} of {jobs}: {candidates:,} candidates, "
                 f"{sum(len(i) for i in found['info']):,} clusters")
 
 
-def _write_part(path, tables, found, candidates):
+def _write_part(path, tables, found, candidates, job, jobs):
     words = tables.empty.size
     info = np.concatenate(found["info"] or [np.empty((0, 3), np.int64)])
     lengths = np.concatenate(found["lengths"] or [np.empty(0, np.int64)])
@@ -79,7 +81,8 @@ def _write_part(path, tables, found, candidates):
                  far=np.concatenate(found["far"] or [np.empty((0, words), np.uint64)]),
                  walls=np.concatenate(found["walls"] or [np.empty(0, np.uint64)]),
                  spans=spans, counts=np.concatenate(found["counts"] or [np.empty(0, np.int64)]),
-                 candidates=np.int64(candidates))
+                 candidates=np.int64(candidates), split=np.str_(SPLIT), job=np.int64(job),
+                 jobs=np.int64(jobs))
 
 
 def _read_part(path):
@@ -91,8 +94,27 @@ def _read_part(path):
 
 
 def read_parts(parts):
-    """The jobs' parts, read whole: StorageError naming one that is not."""
-    return [_read_part(p) for p in parts]
+    """The jobs' parts, read whole: StorageError naming one that is not, one made under
+    another split than the first part (split.py's rule, or another number of jobs), or a
+    job's part twice."""
+    read = [_read_part(p) for p in parts]
+    jobs = {}
+    for path, part in zip(parts, read):
+        if _split_of(part) != _split_of(read[0]):
+            raise StorageError(f"{path}: made under {_split_of(part)}, {parts[0]} under "
+                               f"{_split_of(read[0])}: merge the parts of one split")
+        if "job" in part and int(part["job"]) in jobs:
+            raise StorageError(f"{path}: job {int(part['job'])}'s part again (as "
+                               f"{jobs[int(part['job'])]})")
+        jobs[int(part.get("job", -1))] = path
+    return read
+
+
+def _split_of(part):
+    """How a part's units were chosen, in words: the split's rule and number of jobs."""
+    if "split" not in part:
+        return "no recorded split (units j, j + J, ..., before split.py)"
+    return f"split {part['split']} of {int(part['jobs'])} jobs"
 
 
 def merge(puzzle, parts, table_path, summary_path, totals_path):

@@ -39,7 +39,9 @@ UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
 PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
-JOBS = "config catalogue_jobs: {name: J}; rule catalogue merges their parts into catalogue.csv"
+JOBS = ("config catalogue_jobs: {name: J}, the blocks of candidates dealt in rounds of J, one "
+        "to each job in an order shuffled by the round (split.py); rule catalogue merges "
+        "their parts into catalogue.csv")
 SPACE_WORDS = {"every": "", "fogleman": ", in Fogleman's space"}  # for the description
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes

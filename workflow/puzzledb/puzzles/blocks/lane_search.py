@@ -1,11 +1,12 @@
-"""A job of a lane catalogue (lanes.py): its units of work (job j of J takes units j, j + J,
-...), each walked by layout_kernels.walk_unit, the arrays grown when a kernel runs out of
-room; the clusters' rows as report/catalogue.py's part files hold them."""
+"""A job of a lane catalogue (lanes.py): its units of work (split.py's share of the job), each
+walked by layout_kernels.walk_unit, the arrays grown when a kernel runs out of room; the
+clusters' rows as report/catalogue.py's part files hold them."""
 
 import numpy as np
 
 from puzzledb.puzzles.blocks import layout_kernels as lk
 from puzzledb.puzzles.blocks.lanes import units
+from puzzledb.puzzles.blocks.split import units_of
 
 QUEUE = 1 << 16  # boards a cluster's queues hold at first (grown when one needs more)
 ROWS = 1 << 16  # clusters the output holds before it is taken away
@@ -23,7 +24,8 @@ def search(puzzle, job, jobs, log=None):
     output = lk.new_output(kt.empty.size, ROWS, ROWS * 16)
     found = {name: [] for name in ("info", "far", "walls", "counts", "lengths")}
     total = len(wall_sets) * per
-    for done, u in enumerate(range(job, total, jobs)):
+    share = list(units_of(job, jobs, total))
+    for done, u in enumerate(share):
         which, rest = divmod(u, per)
         rows = np.empty(height, np.int64)
         for r in range(height - 1, -1, -1):
@@ -43,7 +45,7 @@ def search(puzzle, job, jobs, log=None):
                 work = _grown(work)
         if log and (done + 1) % 1024 == 0:
             log(f"{puzzle.name}: job {job + 1} of {jobs}: {done + 1:,} units of "
-                f"{-(-(total - job) // jobs):,}, {int(work.count[lk.CLUSTERS]):,} clusters")
+                f"{len(share):,}, {int(work.count[lk.CLUSTERS]):,} clusters")
     _take(work, output, found)
     return found, int(work.count[lk.GOALS])
 

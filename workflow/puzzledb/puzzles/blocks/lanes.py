@@ -12,6 +12,7 @@ one addition to each.
 """
 
 from collections import namedtuple
+from functools import cached_property
 from math import prod
 
 import numpy as np
@@ -167,11 +168,16 @@ class Lanes:
                                f"board of the largest layout), 64 bytes a board of the "
                                f"largest cluster (its queues, doubled as needed), and 40 "
                                f"bytes a cluster found and 4 a distance count"),
-                ("jobs", "config catalogue_jobs: {name: J}, job j taking the units j, "
-                         "j + J, ...; rule catalogue merges their parts into catalogue.csv")]
+                ("jobs", "config catalogue_jobs: {name: J}, the units dealt in rounds of J, "
+                         "one to each job in an order shuffled by the round (split.py); rule "
+                         "catalogue merges their parts into catalogue.csv")]
 
     # -- the kernels' tables ------------------------------------------------------------------
     def tables(self):
+        return self._built
+
+    @cached_property
+    def _built(self):
         return _tables(self)
 
 

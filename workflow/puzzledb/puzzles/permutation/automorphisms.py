@@ -16,16 +16,9 @@ from collections import Counter
 from dataclasses import dataclass
 from math import gcd
 
-from puzzledb.puzzles.permutation.group import move_points
+from puzzledb.puzzles.permutation.group import inverse
 
 MAX_NODES = 200_000  # search steps past which the search gives up (None)
-
-
-def inverse(p):
-    out = [0] * len(p)
-    for i, x in enumerate(p):
-        out[x] = i
-    return tuple(out)
 
 
 def cycle_type(p):
@@ -242,7 +235,3 @@ def definition_points(spec, orbit_of):
             labels += [(orbit_of(s, i), names[i], "?" if oris[i] < 0 else (o - oris[i]) % k)
                        for o in range(k)]
     return Points(tuple(first), tuple(ks), tuple(labels))
-
-
-def as_points(spec, moves):
-    return [move_points(spec.sets, m) for m in moves]

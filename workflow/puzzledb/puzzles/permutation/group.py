@@ -2,7 +2,8 @@
 over the points (slot, orientation) of every set): no state is reached that is not the
 solved state moved by an element of it, so its order bounds the reachable set, and a rank
 space far larger than that (identical pieces written as stickers, twists tied across
-orbits) is known to be sparse before any search."""
+orbits) is known to be sparse before any search.  The moves as permutations of those points
+(move_points, as_points) and their inverse are also what symmetry.py searches."""
 
 from math import prod
 
@@ -29,12 +30,17 @@ def move_points(sets, move):
     return tuple(image)
 
 
+def as_points(sets, moves):
+    """Each of `moves` as a permutation of the points (move_points)."""
+    return [move_points(sets, m) for m in moves]
+
+
 def _mul(p, q):
     """p, then q."""
     return tuple(q[x] for x in p)
 
 
-def _inverse(p):
+def inverse(p):
     out = [0] * len(p)
     for i, x in enumerate(p):
         out[x] = i
@@ -74,7 +80,7 @@ class _Chain:
             x = g[self.base[level]]
             if x not in self.trans[level]:
                 return g, level
-            g = _mul(g, _inverse(self.trans[level][x]))
+            g = _mul(g, inverse(self.trans[level][x]))
         return g, len(self.base)
 
     def add(self, g, start, stop):
@@ -109,7 +115,7 @@ def _check_level(chain, level):
     trans = chain.trans[level]
     for x, u in list(trans.items()):
         for s in list(chain.gens[level]):
-            h = _mul(_mul(u, s), _inverse(trans[s[x]]))
+            h = _mul(_mul(u, s), inverse(trans[s[x]]))
             residue, stop = chain.strip(h, level + 1)
             if residue != chain.identity:
                 chain.add(residue, level + 1, stop)

@@ -24,7 +24,7 @@ from puzzledb.errors import DefinitionError
 from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.permutation import definition as ksolve
 from puzzledb.puzzles.permutation.boards import Boards
-from puzzledb.puzzles.permutation.group import group_order, move_points
+from puzzledb.puzzles.permutation.group import as_points, group_order
 from puzzledb.puzzles.permutation.layout import Layout, check_size, make_tables, metric_moves
 from puzzledb.puzzles.permutation.movenames import power_names
 from puzzledb.puzzles.permutation.patterns import (
@@ -167,7 +167,7 @@ class PermutationPuzzle(Puzzle):
     @cached_property
     def _group_order(self):
         degree = sum(s.size * s.orientations for s in self.sets)
-        return group_order([move_points(self.sets, m) for m in self.spec.moves], degree)
+        return group_order(as_points(self.sets, self.spec.moves), degree)
 
     def reachable_bound(self):
         """The order of the moves' group, when below the rank space: every state reached is

@@ -15,8 +15,9 @@ slot's value: a *slot map*, out[j] = image[j, row[source[j]]], made here from th
 
 import numpy as np
 
-from puzzledb.puzzles.permutation.automorphisms import definition_points, inverse
+from puzzledb.puzzles.permutation.automorphisms import definition_points
 from puzzledb.puzzles.permutation.definition import WILD
+from puzzledb.puzzles.permutation.group import inverse
 from puzzledb.puzzles.permutation.ranks import orbits
 
 

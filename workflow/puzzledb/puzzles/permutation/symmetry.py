@@ -16,7 +16,7 @@ import numpy as np
 
 from puzzledb.puzzles.permutation import orbit
 from puzzledb.puzzles.permutation.automorphisms import automorphisms, images_of
-from puzzledb.puzzles.permutation.group import move_points
+from puzzledb.puzzles.permutation.group import as_points
 from puzzledb.puzzles.permutation.layout import metric_moves
 from puzzledb.puzzles.permutation.slots import SlotCoding
 from puzzledb.puzzles.permutation.symmetry_tables import symmetric_tables
@@ -34,7 +34,7 @@ class PermutationSymmetry(SymmetryGroup):
         self.puzzle = puzzle
         spec = puzzle.spec
         self.coding = SlotCoding(puzzle.boards)
-        self.moves = [move_points(spec.sets, m) for m in metric_moves(spec, puzzle.moves)]
+        self.moves = as_points(spec.sets, metric_moves(spec, puzzle.moves))
         self.reason = self._refusal()
         self.maps, self.images, self.found = [], [], False
         if self.reason is None:
@@ -58,7 +58,7 @@ class PermutationSymmetry(SymmetryGroup):
 
     def _find(self):
         points = self.coding.points
-        generators = [move_points(self.puzzle.spec.sets, m) for m in self.puzzle.spec.moves]
+        generators = as_points(self.puzzle.spec.sets, self.puzzle.spec.moves)
         found = automorphisms(points, generators, self.moves)
         self.found = found is not None
         if found is None:  # past the search's budget: the file's rotations' group
@@ -75,8 +75,7 @@ class PermutationSymmetry(SymmetryGroup):
         """The symmetries the file's rotations generate (a closure over their products)."""
         points = self.coding.points
         index = {m: i for i, m in enumerate(self.moves)}
-        sets = self.puzzle.spec.sets
-        gens = [move_points(sets, r) for r in self.puzzle.spec.rotations]
+        gens = as_points(self.puzzle.spec.sets, self.puzzle.spec.rotations)
         gens = [g for g in gens if images_of(points, g, self.moves, index) is not None]
         found = {tuple(range(len(self.moves))): tuple(range(points.count))}
         frontier = list(found.values())

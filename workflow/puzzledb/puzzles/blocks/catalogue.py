@@ -37,7 +37,6 @@ from puzzledb.puzzles.blocks.puzzle import METRICS
 
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
 SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
-PIECE_LIMIT = 64  # pieces of a board, the kernels' arrays
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
 JOBS = ("config catalogue_jobs: {name: J}, the blocks of candidates dealt in rounds of J, one "
         "to each job in an order shuffled by the round (split.py); rule catalogue merges "

@@ -50,10 +50,10 @@ COLUMNS = 18
 DECODE_TABLE_MAX = 1 << 22  # bytes of a component's rows in dc_table, at most
 
 
-def symmetric_tables(puzzle, group, programs=True):
+def symmetric_tables(puzzle, group):
     """The SymmetricTables of a PermutationPuzzle searched under `group` (a
-    symmetry.PermutationSymmetry); with the programs of a puzzle of one orbit unless
-    `programs` is False (the generic kernel's, which tests compare them with)."""
+    symmetry.PermutationSymmetry), with the programs of a puzzle of one orbit (orbit.py;
+    placeholders for any other)."""
     coding = group.coding
     width = coding.width
     small = np.int16 if width < 1 << 15 else np.int32
@@ -70,8 +70,7 @@ def symmetric_tables(puzzle, group, programs=True):
         mv_image=move_images.astype(small).ravel(),
         **slot_data(coding), **component_data(puzzle.layout, puzzle.components, coding),
         **lead_tables(puzzle, group, sources, images, move_sources, move_images))
-    fields.update(orbit.orbit_tables(puzzle, group, fields) if programs else
-                  orbit.placeholders())
+    fields.update(orbit.orbit_tables(puzzle, group, fields))
     return SymmetricTables(*puzzle.tables(), *(fields[name] for name in SYMMETRY_FIELDS))
 
 

@@ -579,10 +579,11 @@ def test_the_catalogue_runs_as_the_readme_shows(tmp_path, capsys, monkeypatch):
 @pytest.mark.slow
 def test_the_rush_hour_queries_run_as_the_readme_shows(tmp_path, capsys, monkeypatch):
     """The 6x6 box's queries.  Its whole catalogue takes over an hour (NOT_RUN); the unit of
-    work holding Fogleman's 51-move board (lanes.unit_of), searched alone (about 10 s) and
-    merged, holds the one cluster of 51 moves the whole run found, so the query of 51 moves
-    prints the row the whole catalogue gives."""
-    from puzzledb.puzzles.blocks.lanes import unit_of, units
+    work holding Fogleman's 51-move board (lane_units.unit_of), searched alone (about 10 s)
+    and merged, holds the one cluster of 51 moves the whole run found, so the query of 51
+    moves prints the row the whole catalogue gives."""
+    from lane_units import unit_of
+    from puzzledb.puzzles.blocks.lanes import units
     from puzzledb.puzzles.blocks.split import job_of
     from puzzledb.report.catalogue import merge, search_part
 

@@ -318,19 +318,3 @@ def units(lanes):
                  if not s or c > s[-1]]
     rows = prod(len(lanes.contents[i]) for i in range(cat.drawing.height))
     return np.array([sum(1 << c for c in s) for s in sets], np.uint64), rows
-
-
-def unit_of(puzzle, board):
-    """The unit of work (units' numbering) holding a board of a lane catalogue without
-    walls: the contents of its rows (each row's horizontal bars, left to right)."""
-    lanes, cat = puzzle.lanes, puzzle.catalogue
-    if cat.walls:
-        raise ValueError(f"{puzzle.name}: the unit of a board is found without walls only")
-    pieces, _ = puzzle.pieces(puzzle.parse(board))
-    unit = 0
-    for row in range(cat.drawing.height):
-        content = tuple(k for k, a in sorted(pieces, key=lambda p: p[1])
-                        if a // cat.width == row and lanes.horizontal[row] and
-                        len({r for r, _ in cat.classes[k].shape}) == 1)
-        unit = unit * len(lanes.contents[row]) + list(lanes.contents[row]).index(content)
-    return unit

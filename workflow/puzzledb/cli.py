@@ -10,11 +10,10 @@ from typing import Callable
 
 from tqdm import tqdm
 
-from puzzledb import paths, puzzles, yamltext
+from puzzledb import build_command, paths, puzzles
 from puzzledb.bfs import select
-from puzzledb.config import checked_search_plans, command_settings, defaults, search_plan
+from puzzledb.config import command_settings, defaults
 from puzzledb.errors import (
-    ConfigError,
     PuzzledbError,
     PuzzleError,
     SearchError,
@@ -161,7 +160,7 @@ def _info(puzzle, args, out):
 
 # The options that shape a build's SearchPlan, `build` and `compile` alike: each in place of
 # the config key of its name (a key of one puzzle's entry: by_puzzle), the rest of the plan
-# made from the config as the workflow makes it (_plan).
+# made from the config as the workflow makes it (build_command.plan).
 PLAN_OPTIONS = (
     argument("--memory-mb", type=positive, default=None,
              help=f"refuse an in-memory search that needs more (default: the config's "
@@ -185,24 +184,7 @@ PLAN_OPTIONS = (
                   "for a permutation puzzle of one orbit; `puzzledb info <puzzle>` names "
                   "them); default: as that default says, whatever the config says"),
 )
-PLAN_KEYS = {"memory_mb": False, "depth_limit": True, "shards": True, "store": True,
-             "job_states": False, "symmetry": True, "checkpoint_minutes": False}  # by_puzzle
 
-
-def _plan(puzzle, args, **fixed):
-    """The puzzle's SearchPlan as the workflow makes it (config.search_plan) from the config
-    (./config.yaml, or --config; the schema's defaults without one), each plan option given
-    in place of its key (fixed: keys of the puzzle's entry set here, for compile)."""
-    settings, given = dict(args.settings), []
-    for key, by_puzzle in PLAN_KEYS.items():
-        value = fixed.get(key, getattr(args, key, None))
-        if value is None:
-            continue
-        if key not in fixed:
-            given.append(f"--{key.replace('_', '-')} {value}")
-        settings[key] = {**settings[key], puzzle.name: value} if by_puzzle else value
-    source = " with ".join([args.config_file or "the defaults (no config.yaml)"] + given)
-    return search_plan(settings, puzzle.name, source)
 
 
 @subcommand(
@@ -222,8 +204,8 @@ def _plan(puzzle, args, **fixed):
                 "stands in place of its key.  Without a config, the schema's defaults.",
 )
 def _build(puzzle, args, out):
-    """The search _plan gives, run in this process."""
-    plan = _plan(puzzle, args)
+    """The search build_command.plan gives, run in this process."""
+    plan = build_command.plan(puzzle, args)
     total, max_depth = select.build(
         puzzle, paths.layers(args.results, puzzle.name),
         paths.frontier_work(args.results, puzzle.name), plan, threads=args.threads,
@@ -250,49 +232,8 @@ def _build(puzzle, args, out):
                 "family compiles it anyway: run this to pay that once, on purpose, e.g. "
                 "on a cluster's shared cache before its jobs fan out (docs/scaling.md).")
 def _compile(args, out):
-    plans, mem_mb = _compile_plans(args)
+    plans, mem_mb = build_command.compile_plans(args)
     print(select.compile_ahead(plans, mem_mb, args.threads), file=out)
-
-
-def _compile_plans(args):
-    """([(puzzle, SearchPlan)] of each puzzle `puzzledb compile` compiles for, the MiB a
-    frontier job holds)."""
-    memory_mb = args.memory_mb or args.settings["memory_mb"]
-    if not args.names:
-        if args.config_file is None:
-            raise ConfigError("compile: name puzzles or families, or run it beside a "
-                              "config.yaml (its puzzles are compiled)")
-        # the config checked whole, as the workflow checks it, then each of its puzzles
-        # planned as `build` plans it
-        config = yamltext.load(Path(args.config_file).read_text())
-        names = checked_search_plans(config, args.config_file)
-        return [(puzzles.get(name), _plan(puzzles.get(name), args)) for name in names], \
-            memory_mb
-    chosen = []
-    for name in args.names:
-        members = puzzles.of_family(name)
-        if not members:  # not a family: a puzzle (an unknown name is a PuzzleError)
-            chosen.append((puzzles.get(name), _plan(puzzles.get(name), args)))
-            continue
-        for member in members:
-            plan = _member_plan(puzzles.get(member), args)
-            if plan is not None:
-                chosen.append((puzzles.get(member), plan))
-    return chosen, memory_mb
-
-
-def _member_plan(puzzle, args):
-    """A family member's plan as _plan gives it; a member too large for the in-memory
-    search, the frontier search's; None for one no build searches (ranks past 64 bits,
-    a catalogue)."""
-    try:
-        return _plan(puzzle, args)
-    except ConfigError:  # what search_plan makes of a ChoiceError or a BudgetError
-        pass
-    try:  # a prefix is what a build of it makes; the depth is no matter to its kernels
-        return _plan(puzzle, args, shards=1, depth_limit=1)
-    except ConfigError:
-        return None
 
 
 @subcommand(

@@ -182,6 +182,34 @@ for _type in SYMMETRIC.values():
     compiled.register(_type, neighbours=neighbours)
 
 
+def blank_cell(rank, t):
+    """The blank's cell of a rank, when its rank says it (distinct tiles: the leading
+    digit), else -1 (compiled only)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(blank_cell, inline="always")
+def _blank_cell(rank, t):
+    if _distinct(t):
+        return lambda rank, t: rank // t.half_factorial
+    return lambda rank, t: -1
+
+
+@jit(inline="always")
+def _alone(rank, t):
+    """True when every image of the board puts its blank on a later cell, so that each has
+    a greater rank (the blank's cell leads a rank): the rank is its class's least and no
+    symmetry fixes the board, known without decoding it (under the 15-puzzle's transpose:
+    every class whose least board has its blank off the diagonal, 3 in 4)."""
+    s = blank_cell(rank, t)
+    if s < 0:
+        return False
+    for e in range(t.sy_count):
+        if t.sy_back[e, s] <= s:
+            return False
+    return True
+
+
 @jit
 def _block(ranks, t, out, sizes, first, last):
     """canonical_keys (out given) or class_sizes (out None) of ranks[first:last]."""
@@ -189,8 +217,11 @@ def _block(ranks, t, out, sizes, first, last):
     board, image = np.empty(n, np.int64), np.empty(n, np.int64)
     for i in range(first, last):
         rank = np.int64(ranks[i])
-        unrank_board(rank, board, t)
-        best, ties = least(rank, board, image, t.sy_cells, t.sy_rename, t.sy_count, t)
+        if _alone(rank, t):
+            best, ties = rank, 1
+        else:
+            unrank_board(rank, board, t)
+            best, ties = least(rank, board, image, t.sy_cells, t.sy_rename, t.sy_count, t)
         if out is not None:
             out[i] = best
             sizes[i] = ties

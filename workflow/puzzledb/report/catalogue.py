@@ -47,7 +47,7 @@ def _block_search(puzzle, job, jobs, log):
     """The clusters whose least board is in the job's blocks of candidates (its share by
     split.py: blocks counted as the walk meets them, ascending)."""
     kernels, tables = puzzle.compiled, puzzle.tables()
-    walk = kernels.new_walk(tables, puzzle.catalogue.walls)
+    walk = kernels.new_walk(tables, puzzle.catalogue.walls, puzzle.catalogue.min_empty)
     search, more = kernels.new_search(tables), kernels.new_search(tables)
     keys = np.empty((BLOCK, tables.empty.size), np.uint64)
     walls = np.empty(BLOCK, np.uint64)

@@ -1,8 +1,9 @@
 """How many boards a catalogue's box holds (catalogue.py): every board the catalogue stands
 for, counted without listing one, cell by cell in reading order, remembering only what the
-cells ahead must know (which are covered already, walls left, goal pieces placed, and in
-Fogleman's space what fills the row and the columns so far).  Plain Python: the box's
-totals of report/catalogue.py; tests/test_catalogue.py compares it with every board listed.
+cells ahead must know (which are covered already, walls left, goal pieces placed, empty
+cells still wanted, and in Fogleman's space what fills the row and the columns so far).
+Plain Python: the box's totals of report/catalogue.py; tests/test_catalogue.py compares it
+with every board listed.
 """
 
 from functools import lru_cache
@@ -10,10 +11,10 @@ from functools import lru_cache
 
 def count_boards(cat, space="every"):
     """The boards of a catalogue (catalogue.Catalogue): each goal piece once, anywhere in
-    its lane, any number of pieces of the other classes, and up to cat.walls walls on cells
-    that leave the goal open (not under a goal piece at its goal), as the searches list
-    them; in Fogleman's space (lanes.py, bars only) no other bar on a goal bar's line and
-    no line full of its own bars."""
+    its lane, any number of pieces of the other classes, up to cat.walls walls on cells
+    that leave the goal open (not under a goal piece at its goal) and at least
+    cat.min_empty cells empty, as the searches list them; in Fogleman's space (lanes.py,
+    bars only) no other bar on a goal bar's line and no line full of its own bars."""
     width, height, cells = cat.width, cat.drawing.height, cat.cells
     box_walls, fogleman = cat.drawing.walls, space == "fogleman"
     goal_open = 0
@@ -28,17 +29,17 @@ def count_boards(cat, space="every"):
     all_goals = (1 << cat.goals) - 1
 
     @lru_cache(maxsize=None)
-    def count(x, down, along, left, goals, in_row, columns_full):
+    def count(x, down, along, left, goals, in_row, columns_full, need):
         """Boards from cell x on: `down` the cells ahead covered by pieces from earlier
         rows (or by any piece, outside Fogleman's space), `along` by this row's bars;
         in_row: the cells this row's own bars cover; columns_full: the columns whose free
-        cells so far are all under their own bars."""
+        cells so far are all under their own bars; need: the empty cells still wanted."""
         if x == cells:
-            return int(goals == all_goals)
+            return int(goals == all_goals and need == 0)
         row, column = divmod(x, width)
         here = 1 << x
 
-        def after(down, along, left, goals, in_row, full):
+        def after(down, along, left, goals, in_row, full, need=need):
             down, along = down & ~here, along & ~here
             if fogleman and column == width - 1:
                 if in_row == free_row[row]:
@@ -46,14 +47,14 @@ def count_boards(cat, space="every"):
                 in_row = 0
             if fogleman and row == height - 1 and full >> column & 1:
                 return 0
-            return count(x + 1, down, along, left, goals, in_row, full)
+            return count(x + 1, down, along, left, goals, in_row, full, need)
 
         cleared = columns_full & ~(1 << column) if fogleman else columns_full
         if x in box_walls or down & here:
             return after(down, along, left, goals, in_row, columns_full)
         if along & here:
             return after(down, along, left, goals, in_row, cleared)
-        total = after(down, along, left, goals, in_row, cleared)  # empty
+        total = after(down, along, left, goals, in_row, cleared, max(need - 1, 0))  # empty
         if left and not goal_open & here:
             total += after(down, along, left - 1, goals, in_row, cleared)
         for k, piece_class in enumerate(cat.classes):
@@ -70,7 +71,7 @@ def count_boards(cat, space="every"):
                 total += after(down | mask, along, left, placed, in_row, columns_full)
         return total
 
-    return count(0, 0, 0, cat.walls, 0, 0, (1 << width) - 1)
+    return count(0, 0, 0, cat.walls, 0, 0, (1 << width) - 1, cat.min_empty)
 
 
 def _mask(cells):

@@ -1,8 +1,9 @@
 """A catalogue of sliding-block puzzles: every board of a box that holds the goal pieces and
-any number of pieces of given shapes (and up to `walls` 1x1 cells that never move), as the
-definition `catalogue: {pieces: [...], walls: N}` declares it.  Plain Python: the box, the
-classes of pieces and the compiled kernels' tables (catalogue_kernels.py, cluster_kernels.py); docs/blocks.md,
-"The catalogue", tells the whole story.
+any number of pieces of given shapes (and up to `walls` 1x1 cells that never move, and at
+least `min_empty` empty cells), as the definition `catalogue: {pieces: [...], walls: N,
+min_empty: N}` declares it.  Plain Python: the box, the classes of pieces and the compiled
+kernels' tables (catalogue_kernels.py, cluster_kernels.py); docs/blocks.md, "The
+catalogue", tells the whole story.
 
 A board is keyed by what covers each cell: the class of the piece there, or nothing, one
 field of `bits` bits a cell, cells in reading order from the most significant field of the
@@ -95,7 +96,7 @@ class Catalogue:
     """The catalogue's box and classes (goal pieces first, then the shapes in the order
     given), checked when made: DefinitionError naming the key at fault."""
 
-    def __init__(self, name, goal, pieces, walls=0, metric="step", axis="free"):
+    def __init__(self, name, goal, pieces, walls=0, metric="step", axis="free", min_empty=0):
         self.name = name
         if metric not in METRICS:
             raise DefinitionError("metric", f"{metric!r}: step, line or path")
@@ -113,6 +114,7 @@ class Catalogue:
                                   f"that never move, 0 or more")
         self.metric, self.axis, self.walls = metric, axis, walls
         self.classes = self._goal_classes() + self._piece_classes(pieces)
+        self.min_empty = self._min_empty(min_empty)
         self.bits = len(self.classes).bit_length()  # codes 0..K-1, and 2^bits - 1 empty
 
     def _goal_classes(self):
@@ -146,6 +148,18 @@ class Catalogue:
             found.append(CatalogueClass(shape, self._directions(shape), anchors,
                                         shape_label(shape)))
         return found
+
+    def _min_empty(self, min_empty):
+        """The empty cells a board keeps, at least (a board's pieces, hence its empty
+        cells, never change by a move: whole clusters are kept or left out)."""
+        room = self.cells - len(self.drawing.walls) - sum(
+            len(c.shape) for c in self.classes if c.goal)
+        if isinstance(min_empty, bool) or not isinstance(min_empty, int) or \
+                not 0 <= min_empty <= room:
+            raise DefinitionError("catalogue", f"min_empty: {min_empty!r}: the empty cells a "
+                                  f"board keeps, a whole number from 0 to {room} (the box's "
+                                  f"cells beside the goal pieces)")
+        return min_empty
 
     def _directions(self, shape):
         """The directions a piece of this shape moves in: all four (axis free, or a square
@@ -247,19 +261,27 @@ class CataloguePuzzle(Puzzle, Catalogued):
     drawn = True
 
     def __init__(self, name, goal, catalogue, metric="step", axis="free", description=""):
-        if not isinstance(catalogue, dict) or set(catalogue) - {"pieces", "walls", "space"}:
+        if not isinstance(catalogue, dict) or \
+                set(catalogue) - {"pieces", "walls", "space", "min_empty"}:
             raise DefinitionError("catalogue", "{pieces: [shapes], walls: N, space: every "
-                                  "or fogleman}")
+                                  "or fogleman, min_empty: N}")
         self.name = name
         self.catalogue = Catalogue(name, goal, catalogue.get("pieces"),
-                                   catalogue.get("walls", 0), metric, axis)
+                                   catalogue.get("walls", 0), metric, axis,
+                                   catalogue.get("min_empty", 0))
         self.spec = {"pieces": [str(p) for p in catalogue["pieces"]],
                      "walls": catalogue.get("walls", 0)}
+        if self.catalogue.min_empty:  # named only when set: the definitions before it stand
+            self.spec["min_empty"] = self.catalogue.min_empty
         space = catalogue.get("space", "every")
         if space not in SPACES:
             raise DefinitionError("catalogue", f"space: {space!r}: {' or '.join(SPACES)}")
         self.lanes = None  # the bars' lanes (lanes.py), when every piece is a bar
         if is_lane_catalogue(self.catalogue):
+            if self.catalogue.min_empty:
+                raise DefinitionError("catalogue", "min_empty: not for bars moving along "
+                                      "their length (Rush Hour's cars and trucks) yet: their "
+                                      "layouts do not count their empty cells")
             self.lanes = Lanes(self.catalogue, space)
             self.lanes.check()
         elif space != "every":
@@ -273,7 +295,9 @@ class CataloguePuzzle(Puzzle, Catalogued):
         self.description = description or (
             f"catalogue of sliding blocks, {cat.width}x{cat.drawing.height} box, pieces "
             f"{', '.join(self.spec['pieces'])} around {' '.join(c.label for c in cat.classes if c.goal)}"
-            f"{f', up to {cat.walls} walls' if cat.walls else ''}, {metric} moves"
+            f"{f', up to {cat.walls} walls' if cat.walls else ''}"
+            f"{f', at least {cat.min_empty} empty cells' if cat.min_empty else ''}, "
+            f"{metric} moves"
             f"{SPACE_WORDS[space]}")
 
     def definition(self):

@@ -6,6 +6,7 @@ optimal solution.  tests/test_catalogue.py compares them with a plain-Python mod
 import numpy as np
 
 from puzzledb.compiled import jit
+from puzzledb.compiled.bitops import popcount
 from puzzledb.puzzles.blocks.catalogue import SEEN_BOUND
 from puzzledb.puzzles.blocks.catalogue_kernels import (
     FIRST,
@@ -175,9 +176,10 @@ def _blocked(k, x, d, occupied, t):
     return 0 if need >> np.uint64(x) == ZERO else -1
 
 
-def new_walk(t, walls):
+def new_walk(t, walls, min_empty=0):
     """The state of the search over boards (boards()), at its start: a board with the goal
-    pieces at their goal and up to `walls` walls to place."""
+    pieces at their goal, up to `walls` walls to place and at least `min_empty` cells to
+    leave empty (pos[2]: the cells a board may cover, the box's less min_empty)."""
     cells, words = int(t.cells), t.empty.size
     key = np.zeros((cells + 1, words), np.uint64)
     key[0] = t.empty
@@ -188,7 +190,8 @@ def new_walk(t, walls):
         key[0] ^= t.delta[k, t.goal_at[k]]
     left = np.zeros(cells + 1, np.int64)
     left[0] = walls
-    return (np.array([0, 0], np.int64), np.full(cells + 1, -1, np.int64), occupied,
+    return (np.array([0, 0, cells - min_empty], np.int64), np.full(cells + 1, -1, np.int64),
+            occupied,
             np.zeros(cells + 1, np.uint64), left, key, np.zeros(cells + 1, np.int64),
             np.zeros((2 * cells + 2, 3), np.int64))
 
@@ -198,7 +201,8 @@ def boards(t, walk, lo, hi, keys, masks):
     """The next candidate boards, up to the one numbered hi - 1, into keys and masks (their
     walls), those numbered before lo skipped; their number (keys.shape[0] at most: call
     again for more).  A candidate has the goal pieces at their goal, no other piece able to
-    step up or left (every cluster's least board is one) and up to `walls` walls (new_walk);
+    step up or left (every cluster's least board is one), up to `walls` walls and at least
+    min_empty cells empty (new_walk: a piece or wall that would cover more is not placed);
     candidates are numbered in the order of a search over the cells in reading order (each
     the anchor of a piece of each class in turn, a wall, or empty): the order of their keys
     (within a cluster, whose walls are its own), so each cluster's least board comes first.  walk: that search's
@@ -206,7 +210,7 @@ def boards(t, walk, lo, hi, keys, masks):
     pos, choice, occupied, wall, left, key, later, check = walk
     cells, empty = t.cells, 1 + t.masks.shape[0] - t.goals
     options = empty + 1
-    x, index, n = pos[0], pos[1], 0
+    x, index, n, room = pos[0], pos[1], 0, pos[2]
     while x >= 0 and index < hi and n < keys.shape[0]:
         if x == cells:
             ok = True
@@ -228,11 +232,12 @@ def boards(t, walk, lo, hi, keys, masks):
             o = empty if o == 0 else options
         while o < empty:
             if o == empty - 1:
-                if left[x] > 0:
+                if left[x] > 0 and np.int64(popcount(occupied[x])) < room:
                     break
             else:
                 k = o + t.goals
                 if t.masks[k, x] and not t.masks[k, x] & occupied[x] and \
+                        np.int64(popcount(occupied[x] | t.masks[k, x])) <= room and \
                         _blocked(k, x, UP, occupied[x], t) != 0 and \
                         _blocked(k, x, LEFT, occupied[x], t) != 0:
                     break

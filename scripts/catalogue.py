@@ -1,10 +1,12 @@
 """Rule catalogue: the jobs' parts merged into catalogue.csv, catalogue_summary.csv and
-catalogue_totals.csv (report/catalogue.py)."""
+catalogue_totals.csv, and the hardest puzzles drawn (report/catalogue.py)."""
 
 from puzzledb import puzzles
-from puzzledb.report.catalogue import merge
+from puzzledb.report.catalogue import merge, write_hardest
 from puzzledb.rules import rule_job
 
 with rule_job(snakemake):
-    merge(puzzles.get(snakemake.wildcards.puzzle), snakemake.input,
-          snakemake.output.table, snakemake.output.summary, snakemake.output.totals)
+    puzzle = puzzles.get(snakemake.wildcards.puzzle)
+    merge(puzzle, snakemake.input, snakemake.output.table, snakemake.output.summary,
+          snakemake.output.totals)
+    write_hardest(puzzle, snakemake.output.table, snakemake.output.hardest)

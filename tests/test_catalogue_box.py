@@ -7,13 +7,15 @@ the published enumeration of dnomd343/klotski: 29,334,498 layouts, the largest c
 from collections import Counter, deque
 from functools import lru_cache
 
+import numpy as np
 import pandas
 import pytest
 
-from puzzledb import puzzles
+from puzzledb import paths, puzzles
+from puzzledb.cli import main
 from puzzledb.errors import ConfigError
 from puzzledb.puzzles.definitions import build
-from puzzledb.report.catalogue import merge, search_part
+from puzzledb.report.catalogue import merge, search_part, write_hardest, write_totals
 
 PIECES = ["1x2", "2x1", "1x1"]
 SHAPES = {"goal": (2, 2), "1x2": (1, 2), "2x1": (2, 1), "1x1": (1, 1)}  # (width, height)
@@ -132,6 +134,35 @@ def test_a_small_box_keeping_empty_cells_is_a_plain_enumeration_and_search(
                       "largest_reaching": max(s for _, s in reaching)}
     # the empty cells kept are whole clusters left out: fewer boards than with none kept
     assert len(layouts) < len(PlainBox(width, height, 0, goal_at).layouts())
+
+
+def test_the_reports_page_draws_the_hardest_puzzles_first(tmp_path):
+    """catalogue_hardest.html: the catalogue's first rows, each board a picture, its moves,
+    its cluster's boards and its drawing as text."""
+    puzzle = klotski_box(".... .XX. .XX.", 2)
+    table, _ = catalogue_of(puzzle, tmp_path)
+    write_hardest(puzzle, tmp_path / "catalogue.csv", tmp_path / "hardest.html", count=3)
+    page = (tmp_path / "hardest.html").read_text()
+    assert page.count("<svg") == 3 and page.startswith("<!DOCTYPE html>")
+    first = table.iloc[0]
+    assert page.index(f"{first.moves} moves, {first.states:,} boards") < page.index("</figure>")
+    assert "<pre>" + "\n".join(first.board.split()) + "</pre>" in page
+
+
+def test_the_summary_names_the_box_largest_when_the_clusters_not_searched_hold_fewer(
+        tmp_path, capsys):
+    """As in Klotski's box: 421,409 boards outside the clusters searched, fewer than the
+    largest searched, 964,656, which is then the largest of the box."""
+    results = tmp_path / "results"
+    (results / "klotski-box").mkdir(parents=True)
+    (results / "klotski-box" / "catalogue.csv").write_text("moves,board,states,minimal,counts\n")
+    write_totals(paths.catalogue_totals(results, "klotski-box"), 2_286_065,
+                 np.array([964_656, 500_000, 400_000]))
+    assert main(["--results", str(results), "catalogue", "klotski-box", "--summary"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "3 clusters reach the goal, holding 1,864,656 boards; the largest 964,656 (the "
+        "largest of the box: the clusters that cannot reach the goal hold fewer boards all "
+        "together)")
 
 
 def test_the_klotski_box_counts_the_published_layouts_in_203_mixes():

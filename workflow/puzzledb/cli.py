@@ -430,7 +430,9 @@ def _design(puzzle, args, out):
             argument("--summary", action="store_true",
                      help="the whole box's totals instead (catalogue_totals.csv): its "
                           "boards, the clusters that reach the goal and their boards, the "
-                          "largest of them, and the boards of the clusters that do not"),
+                          "largest of them (said to be the box's largest when the clusters "
+                          "that do not reach it hold fewer boards), and the boards of "
+                          "those"),
             puzzle="catalogue")
 def _catalogue(puzzle, args, out):
     """Rows of the catalogue's table (report/catalogue.py), each a line '<moves> moves,
@@ -460,9 +462,13 @@ def _catalogue_totals(catalogue, args, out):
         raise PuzzleError(f"{catalogue.name}: no totals in {path} (made by the catalogue "
                           f"rule with catalogue.csv: build it again)")
     t = totals(path)
+    # the clusters not searched hold fewer boards than the largest searched: it is the box's
+    overall = (" (the largest of the box: the clusters that cannot reach the goal hold fewer "
+               "boards all together)" if t["boards_not_reaching"] < t["largest_reaching"]
+               else "")
     print(f"{catalogue.name}: {t['boards']:,} boards in the box\n"
           f"{t['clusters_reaching']:,} clusters reach the goal, holding "
-          f"{t['boards_reaching']:,} boards; the largest {t['largest_reaching']:,}\n"
+          f"{t['boards_reaching']:,} boards; the largest {t['largest_reaching']:,}{overall}\n"
           f"{t['boards_not_reaching']:,} boards in clusters that cannot reach the goal (not "
           f"searched: those clusters are not counted)", file=out)
 

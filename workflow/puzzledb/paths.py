@@ -149,6 +149,11 @@ def catalogue_totals(results, name=PUZZLE):
     return f"{puzzle_directory(results, name)}/catalogue_totals.csv"
 
 
+def catalogue_hardest(results, name=PUZZLE):
+    """A catalogue's hardest puzzles drawn, a page of the report (report/catalogue.py)."""
+    return f"{puzzle_directory(results, name)}/catalogue_hardest.html"
+
+
 def catalogue_part(results, name=PUZZLE, job="{job}", jobs="{jobs}"):
     """The clusters of one catalogue job (job of jobs), before the merge."""
     job, jobs = (x if isinstance(x, str) else f"{x:03d}" for x in (job, jobs))

@@ -36,6 +36,13 @@ rule catalogue:
             subcategory="catalogue",
             labels={"content": "every cluster that reaches the goal"},
         ),
+        hardest=report(
+            paths.catalogue_hardest(RESULTS),
+            caption="../report/catalogue_hardest.rst",
+            category="{puzzle}",
+            subcategory="catalogue",
+            labels={"content": "the hardest puzzles, drawn"},
+        ),
         summary=paths.catalogue_summary(RESULTS),
         totals=paths.catalogue_totals(RESULTS),
     log:

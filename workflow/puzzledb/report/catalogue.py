@@ -3,9 +3,11 @@ taking its share of the units of work (puzzles/blocks/split.py: a lane catalogue
 another's blocks of BLOCK candidate boards), each cluster by the job holding its least
 board; their parts merged into catalogue.csv (one row per cluster that reaches the goal, the
 hardest first), catalogue_summary.csv (per number of moves) and catalogue_totals.csv (the
-box's totals); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+box's totals), and the hardest puzzles drawn for the report (catalogue_hardest.html); and the
+queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
 
 import csv
+import html
 import io
 import zipfile
 
@@ -17,6 +19,7 @@ from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
 CHUNK = 1 << 20  # rows of catalogue.csv formatted at a time
+HARDEST = 12  # the rows drawn on the report's page of the hardest puzzles
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
 # the box's totals: its boards (box.py's count, every cluster), the clusters that reach the
@@ -179,6 +182,28 @@ def _write_table(puzzle, path, order, *columns):
             f.write(table_kernels.csv_rows(tables, order[lo:lo + CHUNK], moves, states,
                                            minimal, spans, counts, far, walls, letters,
                                            goal_letters).tobytes())
+
+
+def write_hardest(puzzle, table_path, path, count=HARDEST):
+    """catalogue_hardest.html, the report's page of the catalogue's first `count` rows (the
+    hardest puzzles): each drawn as report/pictures.py draws boards, with its moves, its
+    cluster's boards and its drawing as text."""
+    from puzzledb.report.pictures import PAGE_CELL, board_svg
+
+    items = []
+    for row in rows(table_path, limit=count):
+        minimal = ", minimal" if row["minimal"] == "true" else ""
+        caption = f"{row['moves']} moves, {int(row['states']):,} boards{minimal}"
+        items.append(f"<figure style='display:inline-block;margin:0 12px 12px 0'>"
+                     f"{board_svg(puzzle, puzzle.parse(row['board']), PAGE_CELL, row['board'])}"
+                     f"<figcaption>{html.escape(caption)}<pre>"
+                     f"{html.escape(chr(10).join(row['board'].split()))}</pre></figcaption>"
+                     f"</figure>")
+    write_text(path, f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
+                     f"{html.escape(puzzle.name)}: the hardest puzzles</title></head><body>"
+                     f"<h1>{html.escape(puzzle.name)}: the {len(items)} hardest puzzles</h1>"
+                     f"<p>{html.escape(puzzle.description)}</p>{''.join(items)}"
+                     f"</body></html>\n")
 
 
 def rows(path, moves=None, min_moves=None, limit=None, minimal_only=False):

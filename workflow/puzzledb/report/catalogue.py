@@ -15,6 +15,7 @@ import numpy as np
 
 from puzzledb.errors import StorageError
 from puzzledb.puzzles.blocks.split import SPLIT, units_of
+from puzzledb.report.pictures import PAGE_CELL, board_svg
 from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
@@ -188,8 +189,6 @@ def write_hardest(puzzle, table_path, path, count=HARDEST):
     """catalogue_hardest.html, the report's page of the catalogue's first `count` rows (the
     hardest puzzles): each drawn as report/pictures.py draws boards, with its moves, its
     cluster's boards and its drawing as text."""
-    from puzzledb.report.pictures import PAGE_CELL, board_svg
-
     items = []
     for row in rows(table_path, limit=count):
         minimal = ", minimal" if row["minimal"] == "true" else ""

@@ -230,7 +230,7 @@ def boards(t, walk, lo, hi, keys, masks):
         here = ONE << np.uint64(x)
         if occupied[x] & here:
             o = empty if o == 0 else options
-        while o < empty:
+        while o < empty:  # a cell covered is never empty again: no piece past the room
             if o == empty - 1:
                 if left[x] > 0 and np.int64(popcount(occupied[x])) < room:
                     break

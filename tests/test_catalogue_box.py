@@ -232,7 +232,7 @@ def test_min_empty_is_refused_in_one_line_for_bars_it_does_not_yet_filter():
 def test_the_whole_klotski_box_is_the_published_enumeration(tmp_path):
     """dnomd343/klotski: 29,334,498 layouts with two cells empty or more, the largest
     cluster 964,656 (it reaches the goal, and the boards of the clusters that do not are
-    fewer: so it is the largest of all).  The classic start's cluster (Klotski's 25,955
+    fewer: so it is the largest of all; its mix has as many layouts, so it is that mix).  The classic start's cluster (Klotski's 25,955
     positions) is a row of the catalogue, its start 81 moves (Gardner's) from the goal.  A
     job of about a minute of CPU (docs/benchmarks.md)."""
     puzzle = klotski_box(".... .... .... .XX. .XX.", 2, "path")
@@ -241,6 +241,9 @@ def test_the_whole_klotski_box_is_the_published_enumeration(tmp_path):
     assert totals["largest_reaching"] == 964_656
     assert totals["boards_not_reaching"] < totals["largest_reaching"]
     assert table.states.max() == 964_656
+    largest = table.board[table.states.idxmax()]  # one 1x2, one 2x1, six 1x1: the whole mix
+    pieces, _ = puzzle.pieces(puzzle.parse(largest))
+    assert sorted(Counter(k for k, _ in pieces).items()) == [(0, 1), (1, 1), (2, 1), (3, 6)]
     klotski = puzzles.get("klotski")
     start = klotski.board_rank(puzzles.definition("klotski")["board"])
     seen, todo = {start}, [start]

@@ -10,7 +10,8 @@ the depth asked for, against the whole workflow (`snakemake --cores 2`: the fron
 up to the 48 symmetries and inversion puzzledb finds, summary, deepest positions, plot,
 report) with that depth_limit; both tables of positions and of classes, the published table,
 the classes/positions ratio at the deepest depth.  `fifteen`: the workflow to depth_limit
-with the 15-puzzle's transpose, and with `symmetry: {fifteen: none}`.  `kernel`: the CPU
+with `symmetry: {fifteen: classes}` (its transpose), and with `symmetry: {fifteen: none}`
+(its default).  `kernel`: the CPU
 nanoseconds of one state's neighbours, plain and canonical (its class puzzle's), over
 300,000 random canonical states of a puzzle whose keys are one word.  Each run is timed
 whole (wall and CPU seconds, peak RSS of the process and its children); the load average
@@ -106,11 +107,12 @@ def fifteen(args, scratch):
     depth = args.depth
     cache = scratch / "kernels"
     base = f"memory_mb: 8000\nthreads: 2\ndepth_limit: {{fifteen: {depth}}}\n"
-    for extra in ("", "symmetry: {fifteen: none}\n"):  # untimed: the kernels compiled
+    classes, none = "symmetry: {fifteen: classes}\n", "symmetry: {fifteen: none}\n"
+    for extra in (classes, none):  # untimed: the kernels compiled
         workflow(scratch, base.replace(f": {depth}}}", ": 2}") + extra, "fifteen", cache=cache)
     runs = {"symmetry": [], "none": []}
     for _ in range(args.repeat):
-        for key, extra in (("symmetry", ""), ("none", "symmetry: {fifteen: none}\n")):
+        for key, extra in (("symmetry", classes), ("none", none)):
             load = os.getloadavg()[0]
             run, rows = workflow(scratch, base + extra, "fifteen", cache=cache)
             print(f"{key:8s}: {describe(run, load)}; depth {depth}: "

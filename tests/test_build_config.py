@@ -15,7 +15,7 @@ from puzzledb.bfs.modes import FRONTIER, IN_MEMORY
 from puzzledb.config import checked_search_plans
 from puzzledb.query.database import DepthDatabase
 
-# eight: sharded, every position (not by classes); fifteen-3colour: 5 MiB of in-memory search
+# eight: sharded, every position (its default said again); fifteen-3colour: 5 MiB of in-memory search
 # over the budget of 3, with a depth limit: the sparse frontier search; flipit-square: counts
 CONFIG = {"puzzles": ["eight", "fifteen-3colour", "flipit-square"], "memory_mb": 3,
           "shards": {"eight": 2}, "symmetry": {"eight": "none"},
@@ -60,7 +60,7 @@ def test_build_plans_each_puzzle_of_the_config_as_the_workflow_does(planned):
 @pytest.mark.parametrize("name, options, key, value", [
     ("eight", ["--shards", "4"], "shards", 4),
     ("eight", ["--shards", "0"], "shards", None),
-    ("eight", ["--symmetry", "default"], "symmetry", None),
+    ("eight", ["--symmetry", "classes"], "symmetry", "classes"),
     ("eight", ["--depth-limit", "5"], "depth_limit", 5),
     ("eight", ["--job-states", "7"], "job_states", 7),
     ("fifteen-3colour", ["--memory-mb", "100"], "memory_mb", 100),

@@ -124,7 +124,11 @@ def test_search_over_the_memory_budget_is_refused_before_it_starts(tmp_path):
     ({"puzzles": ["eight"], "symmetry": {"eleven": "none"}},
      "symmetry.eleven: 'eleven' is not in puzzles"),
     ({"puzzles": ["eight"], "symmetry": {"eight": "all"}}, "symmetry.eight: 'all' is not one of"),
-    ({"puzzles": ["eight"], "shards": {"eight": 2},
+    ({"puzzles": ["eleven"], "shards": {"eleven": 2}, "symmetry": {"eleven": "classes"}},
+     "symmetry.eleven: eleven has no exact symmetry group to search by classes"),
+    ({"puzzles": ["eight"], "symmetry": {"eight": "classes"}},
+     "symmetry.eight: eight: classes are searched by the frontier search: give it shards"),
+    ({"puzzles": ["eight"], "shards": {"eight": 2}, "symmetry": {"eight": "classes"},
       "problem_sets": [{"puzzle": "eight", "queries": "blank-at-goal", "k": 9}]},
      "eight's keep one a class (symmetry: {eight: none} keeps them all)"),
     # a choice the puzzle cannot serve names the key that asked for it

@@ -94,7 +94,8 @@ def test_a_database_searched_by_classes_exports_a_row_per_class_with_its_size(tm
     """The 8-puzzle by the frontier search up to its transpose: each layer's classes, their
     sizes summing to the plain search's layer."""
     root = tmp_path / "results"
-    assert cli_in_process(capsys, root, "build", "eight", "--shards", "2")[0] == 0
+    assert cli_in_process(capsys, root, "build", "eight", "--shards", "2", "--symmetry",
+                          "classes")[0] == 0
     output = tmp_path / "eight.parquet"
     for depth in (0, 1, 30, 31):
         assert cli_in_process(capsys, root, "export", "eight", "--depth", str(depth),

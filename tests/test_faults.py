@@ -305,7 +305,8 @@ BUILDS = [
                     "--depth-limit", "5"]),
     # the frontier engine up to the 2x2's reflection: keys of classes, each layer's file,
     # part and listing weighed (its positions)
-    ("four-classes", ["build", "four", "--shards", "2", "--job-states", "2"]),
+    ("four-classes", ["build", "four", "--shards", "2", "--job-states", "2", "--symmetry",
+                      "classes"]),
 ]
 
 

@@ -255,7 +255,7 @@ def test_the_frontier_search_finds_the_layers_of_the_in_memory_one(tmp_path):
     from puzzledb.bfs import select
 
     puzzle = PermutationPuzzle("ru", text=CUBE2_RU)
-    sharded = plan(puzzle, memory_mb=1024, shards=4, job_states=4096, symmetry=False)
+    sharded = plan(puzzle, memory_mb=1024, shards=4, job_states=4096, symmetry="none")
     assert sharded.mode == select.FRONTIER
     select.build(puzzle, tmp_path / "frontier" / "layers", tmp_path / "work", sharded,
                  threads=2, progress=False, log=lambda m: None)
@@ -333,7 +333,7 @@ def test_a_sparse_rank_space_past_the_budget_goes_to_the_frontier_search(tmp_pat
 
     puzzle = PermutationPuzzle("cycle", text=CYCLE)
     assert "the rank space is 5,040.0 times that" in dict(puzzle.info_lines())["reachable"]
-    chosen = plan(puzzle, memory_mb=1, job_states=4096, symmetry=False)
+    chosen = plan(puzzle, memory_mb=1, job_states=4096, symmetry="none")
     assert chosen.mode == select.FRONTIER and chosen.depth_limit is None
     # 6 ranks a state: two bits each hold less, so it stays in memory, over the budget
     with pytest.raises(BudgetError, match="ru needs 2 MiB for its in-memory search"):

@@ -118,7 +118,8 @@ BLOCKS = {
     ("Your own puzzle",
      "snakemake --cores 2 --config 'puzzles=[]' 'catalogues=[rush6-fogleman]' "
      "'catalogue_jobs={\"rush6-fogleman\": 8}'"): "rush6",
-    ("Up to symmetry", "puzzledb --results sym build eight --shards 2"): "symmetry",
+    ("Up to symmetry", "puzzledb --results sym build eight --shards 2 --symmetry classes"):
+        "symmetry",
     ("Up to symmetry", "puzzledb build cube3 --depth-limit 6 --threads 2"): "cube3",
     ("What each store keeps: big spaces on one machine",
      "puzzledb --results tables build fifteen-3colour --store distances"): "stores",

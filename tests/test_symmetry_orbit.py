@@ -60,7 +60,7 @@ def test_a_puzzle_of_one_orbit_is_planned_by_classes_in_memory():
     _, puzzle = geometric("distinct")
     chosen = plan(puzzle, memory_mb=64, depth_limit=5)
     assert chosen.mode == select.IN_MEMORY and chosen.symmetric
-    assert not plan(puzzle, depth_limit=5, symmetry=False).symmetric
+    assert not plan(puzzle, depth_limit=5, symmetry="none").symmetric
     assert not plan(puzzle, store="counts").symmetric
     _, identical = geometric("identical")
     assert not plan(identical, memory_mb=64).symmetric

@@ -7,6 +7,7 @@ family's)."""
 import pytest
 
 from checkers import slides
+from building import plan
 from published_figures import EIGHT_CORNER
 from puzzledb import puzzles
 from puzzledb.bfs.frontier.search import Frontier
@@ -62,3 +63,15 @@ def test_the_fifteen_puzzles_only_symmetry_is_its_transpose_renamed():
     assert group.order == 2
     (cells, rename), = group.maps
     assert cells[1] == 4 and rename[2] == 5  # the goal's 2 stands where the transpose puts 5
+
+
+@pytest.mark.parametrize("name", ["eight", "fifteen"])
+def test_a_sliding_board_keeps_every_position_unless_classes_are_asked_for(name):
+    """Its classes cost more time than they save (docs/benchmarks.md, "Symmetry never a
+    loss by default"): the frontier search keeps every position by default and says why,
+    and goes by classes when told."""
+    puzzle = puzzles.get(name)
+    assert not plan(puzzle, shards=2).symmetric
+    assert plan(puzzle, shards=2, symmetry="classes").symmetric
+    assert not plan(puzzle, shards=2, symmetry="none").symmetric
+    assert "searched only with `symmetry: classes`" in dict(puzzle.info_lines())["symmetry"]

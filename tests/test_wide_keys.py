@@ -43,7 +43,7 @@ def frontier_build(tmp_path, puzzle, segments=8, job_states=200, depth_limit=Non
     expand and merge jobs (layers in parts) by a small job_states, every position a key
     (no symmetry: tests/test_symmetry*.py search by classes); its store."""
     chosen = plan(puzzle, memory_mb=64, shards=segments, depth_limit=depth_limit,
-                  job_states=job_states, symmetry=False)
+                  job_states=job_states, symmetry="none")
     assert chosen.mode == select.FRONTIER
     select.build(puzzle, tmp_path / "layers", tmp_path / "work", chosen, threads=2,
                  progress=False, log=lambda m: None)

@@ -178,11 +178,13 @@ PLAN_OPTIONS = (
     argument("--job-states", type=positive, default=None, metavar="N",
              help=f"frontier search: states a job expands (default: the config's "
                   f"job_states, {DEFAULT['job_states']:,} unless it sets it)"),
-    argument("--symmetry", choices=["none", "default"], default=None,
-             help="none: keep every position, not one key per class of the puzzle's "
-                  "symmetries (the frontier search's default, and the in-memory search's "
-                  "for a permutation puzzle of one orbit; `puzzledb info <puzzle>` names "
-                  "them); default: as that default says, whatever the config says"),
+    argument("--symmetry", choices=select.SYMMETRY, default=None,
+             help="none: keep every position; classes: one key per class of the puzzle's "
+                  "symmetries (`puzzledb info <puzzle>` names them; the frontier search, "
+                  "and the in-memory search of a permutation puzzle of one orbit); "
+                  "default: as the puzzle's group says (classes for a permutation puzzle, "
+                  "every position for a sliding board, whose classes cost more time than "
+                  "they save), whatever the config says"),
 )
 
 

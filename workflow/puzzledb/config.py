@@ -153,7 +153,7 @@ def search_plan(config, name, source="config"):
                              depth_limit=config["depth_limit"].get(name),
                              checkpoint_minutes=config["checkpoint_minutes"],
                              job_states=config["job_states"],
-                             symmetry=config["symmetry"].get(name) != "none")
+                             symmetry=config["symmetry"].get(name, "default"))
     except ChoiceError as err:  # it names the key that asked for what cannot be
         where = err.key if err.key == "puzzles" else f"{err.key}.{name}"
         raise ConfigError(f"{source}: {where}: {err}") from None

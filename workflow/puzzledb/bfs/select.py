@@ -15,9 +15,12 @@ from puzzledb.bfs.memory import SPARSE_SEGMENTS
 from puzzledb.bfs.modes import FRONTIER, IN_MEMORY, MODES
 from puzzledb.errors import BudgetError, ChoiceError
 
-__all__ = ["FRONTIER", "IN_MEMORY", "SearchPlan", "build", "choose", "compile_ahead", "kernels",
-           "sparse"]
+__all__ = ["FRONTIER", "IN_MEMORY", "SYMMETRY", "SearchPlan", "build", "choose",
+           "compile_ahead", "kernels", "sparse"]
 
+# how a search treats the puzzle's symmetry group (config `symmetry`, `build --symmetry`):
+# as the group says (classes unless they were measured to lose), every position, classes
+SYMMETRY = ("default", "none", "classes")
 SPARSE_RATIO = 32  # ranks a reachable state past which the frontier search holds less
 
 
@@ -54,7 +57,7 @@ class SearchPlan(NamedTuple):
 
 
 def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
-           checkpoint_minutes=None, job_states=None, symmetry=True):
+           checkpoint_minutes=None, job_states=None, symmetry="default"):
     """The SearchPlan of `puzzle` keeping `store` (a query.kinds.StoreKind) under a memory
     budget of memory_mb MiB (None: none): the frontier search when it is sharded, or when
     the in-memory search would exceed the budget, the frontier search can keep `store` and
@@ -63,8 +66,13 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
     setting at fault) when the puzzle has no rank space of 64 bits, or the mode chosen
     cannot search it or keep `store`; BudgetError when the in-memory search is chosen and
     needs more than the budget.  The frontier search goes up to the puzzle's symmetries
-    (Capabilities.symmetry_group) unless `symmetry` is False; the in-memory search too where
-    the group says it pays there (SymmetryGroup.in_memory) and the store keeps layers."""
+    (Capabilities.symmetry_group) when `symmetry` (SYMMETRY) is "classes", or "default"
+    and the group does not say classes lose (SymmetryGroup.not_by_default); the in-memory
+    search too where the group says it pays there (SymmetryGroup.in_memory) and the store
+    keeps layers.  "classes" for a puzzle without an exact group is a ChoiceError."""
+    if symmetry not in SYMMETRY:
+        raise ChoiceError("symmetry", f"{puzzle.name}: {symmetry!r}: one of "
+                                      f"{', '.join(SYMMETRY)}")
     if not puzzle.ranks_fit:
         raise ChoiceError("puzzles", f"{puzzle.name}: {puzzle.rank_space()}, too many to rank "
                                      f"in 64 bits: no depth database; its positions are "
@@ -88,13 +96,28 @@ def choose(puzzle, store, memory_mb=None, *, shards=None, depth_limit=None,
             + (f"raise memory_mb (store: {store.name} keeps the in-memory search)"
                if store.whole_space else "give it a depth_limit (a partial database, "
                "built sparse) or shards, or raise memory_mb"))
-    # the group is found only where it may be used: the frontier search, or an in-memory
-    # one whose store keeps layers
-    wanted = symmetry and (mode == FRONTIER or store.layers)
-    group = puzzle.symmetry_group() if wanted else None
-    symmetric = group is not None and (mode == FRONTIER or group.in_memory)
+    symmetric = _by_classes(puzzle, mode, store, symmetry)
     return SearchPlan(mode, store, depth_limit, segments, need, checkpoint_minutes,
                       job_states, symmetric)
+
+
+def _by_classes(puzzle, mode, store, symmetry):
+    """Whether the search goes by classes (choose's docstring says when)."""
+    if symmetry == "none":
+        return False
+    # the group is found only where it may be used: the frontier search, or an in-memory
+    # one whose store keeps layers
+    group = puzzle.symmetry_group() if mode == FRONTIER or store.layers else None
+    usable = group is not None and (mode == FRONTIER or group.in_memory)
+    if symmetry == "default":
+        return usable and group.not_by_default is None
+    if group is None and (mode == FRONTIER or store.layers):
+        raise ChoiceError("symmetry", f"{puzzle.name} has no exact symmetry group to search "
+                                      f"by classes (`puzzledb info {puzzle.name}` says why)")
+    if not usable:
+        raise ChoiceError("symmetry", f"{puzzle.name}: classes are searched by the frontier "
+                                      f"search: give it shards or a depth_limit")
+    return True
 
 
 def sparse(puzzle):

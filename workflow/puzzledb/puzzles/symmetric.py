@@ -29,6 +29,10 @@ class SymmetryGroup:
 
     in_memory = False  # whether the in-memory search goes by classes too (its neighbours
     #                    cheap enough: a permutation puzzle of one orbit's programs)
+    # None where the frontier search goes by classes unless told otherwise (`symmetry:
+    # {<puzzle>: none}`); else why it keeps every position unless told `classes`: where
+    # classes were measured to cost more time than they save (bfs/select.py, choose)
+    not_by_default = None
 
     def tables(self):
         return self._tables

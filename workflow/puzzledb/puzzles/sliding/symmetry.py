@@ -67,12 +67,19 @@ class SlidingSymmetry(SymmetryGroup):
     def order(self):
         return len(self.maps) + 1
 
+    # a class of two positions halves the keys, but each costs its images' ranks: the
+    # 15-puzzle to depth 25 by classes took 1.6x the CPU of every position
+    # (docs/benchmarks.md, "Symmetry never a loss by default")
+    not_by_default = "classes of a sliding board cost more time than they save"
+
     def describe(self):
         if self.reason is not None:
             return f"none: {self.reason}"
         return (f"{len(self.maps)} reflection{'s' if len(self.maps) > 1 else ''} or "
                 f"rotation{'s' if len(self.maps) > 1 else ''} of the board keeping the "
-                f"blank's goal cell, pieces renamed: classes of up to {self.order} positions")
+                f"blank's goal cell, pieces renamed: classes of up to {self.order} "
+                f"positions, searched only with `symmetry: classes` (half the disk): "
+                f"{self.not_by_default}")
 
     def as_data(self):
         return {"cells": [list(cells) for cells, _ in self.maps],

@@ -236,11 +236,11 @@ def test_no_kernel_is_loaded_or_compiled_inside_a_merge_job(tmp_path):
     first depth too wide for its step's budget, expanded here, merged in a fresh process."""
     from puzzledb import puzzles
     from puzzledb.bfs.frontier.search import Frontier
-    from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW
+    from puzzledb.bfs.memory import MERGE_WINDOW, merge_base_bytes
 
     layers, work = tmp_path / "layers", tmp_path / "work"
     frontier = Frontier(puzzles.get("eight"), layers, work, 4, 10**9)
-    frontier.budget = EXTRACT_BUFFER_BYTES + (MERGE_WINDOW + 1) * 64 * 1024
+    frontier.budget = merge_base_bytes(1, older=1) + (MERGE_WINDOW + 1) * 64 * 1024
     record = frontier.step(0, log=lambda line: None)
     assert record.fans_out()
     depth, parts = record.last + 1, record.parts

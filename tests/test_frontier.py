@@ -21,14 +21,19 @@ from conftest import (
     read_csv_as_pandas_does,
     run_snakemake,
 )
+from merge_memory import measure_merge, prepared_merge
 from published_figures import FIFTEEN_CORNER
 
 from puzzledb import puzzles
+from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.query.database import DepthDatabase
 from puzzledb.report import analysis
 from puzzledb.bfs.frontier.search import Frontier
-from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, SPARSE_SEGMENTS
+from puzzledb.bfs.memory import MERGE_WINDOW, SPARSE_SEGMENTS, merge_base_bytes
 from puzzledb.store.layers import LayerStore
+
+
+CUBE3 = ROOT / "workflow/puzzledb/puzzles/permutation/examples/3x3x3.tws"
 
 
 def layers_of(directory):
@@ -97,9 +102,10 @@ def test_a_step_hands_a_depth_whose_merge_exceeds_its_memory_on_to_merge_jobs(de
                                                                               tmp_path):
     frontier = Frontier(puzzles.get("eight"), tmp_path / "layers", tmp_path / "frontier", 4,
                         10**9)
-    # bytes besides the extraction buffer, 64 KiB for each segment a merge holds at once: the
-    # first depths' merges fit, the wider ones do not
-    frontier.budget = EXTRACT_BUFFER_BYTES + (MERGE_WINDOW + 1) * 64 * 1024
+    # bytes besides what a merge holds whatever its segments (the eight subtracts one older
+    # layer), 64 KiB for each segment it holds at once: the first depths' merges fit, the
+    # wider ones do not
+    frontier.budget = merge_base_bytes(1, older=1) + (MERGE_WINDOW + 1) * 64 * 1024
     messages = []
     frontier.build(log=messages.append)
     assert layers_of(tmp_path / "layers") == layers_of(dense / "eight")
@@ -108,6 +114,21 @@ def test_a_step_hands_a_depth_whose_merge_exceeds_its_memory_on_to_merge_jobs(de
                for p in sorted((tmp_path / "frontier").glob("step_*.json"))]
     assert handed and len(records) == len(handed) + 1
     assert records[0]["last"] > 0 and all(r["parts"] == 1 for r in records if r["next"] == "fanout")
+
+
+@pytest.mark.slow  # about 20 s: the 3x3x3 to depth 5 and its expansion, then the merge
+def test_a_merge_job_holds_no_more_than_it_states_however_many_keys_it_writes(tmp_path):
+    """Issue 56: the 3x3x3's depth 6 (keys of two words, every position a key) merged by
+    one job, alone in a child process: 7,618,438 new keys, 116 MiB if it kept them (as its
+    writer's index did, a view of each chunk), and its resident set's peak grows by less
+    than the merge_bytes it states (its mem_mb less the process's share)."""
+    puzzle = PermutationPuzzle("cube3", file=CUBE3)
+    plan, expanded = prepared_merge(tmp_path, puzzle, 6, segments=64)
+    spec = dict(name="cube3", file=str(CUBE3))
+    held = measure_merge(spec, plan, 6, 0, 1, expanded)
+    assert held["count"] == 7_618_438
+    assert 0 < held["growth"] <= held["stated"] < 16 * held["count"]
+    assert held["peak"] <= held["mem_mb"] * 2**20
 
 
 def test_a_step_killed_after_some_layers_keeps_them_and_the_rerun_takes_them_up(tmp_path):

@@ -10,6 +10,7 @@ import sys
 import time
 from itertools import combinations
 from math import comb, factorial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,7 +25,8 @@ from puzzledb.errors import ChoiceError
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
 from puzzledb.puzzles.permutation.rows import component_rows, component_values, parity_rows
 from puzzledb.query.database import DepthDatabase
-from puzzledb.store.layers import LayerStore
+from puzzledb.store.layer import Layer
+from puzzledb.store.layers import LayerStore, write_bytes
 from puzzledb.store.parts import PartedLayer
 from wide_definitions import (
     cut_definition,
@@ -234,6 +236,43 @@ def test_a_prefix_of_keys_of_two_words_answers_distance_solve_count_and_samples(
         assert db.distance(far) is None  # beyond the prefix
         sample = db.boards_at(5, count=7, seed=1)
         assert len(sample) == 7 and set(sample) <= {board_text(s, sets) for s in expected[5]}
+
+
+WRITE_KEYS = """
+import sys
+import numpy as np
+sys.path[:0] = sys.argv[1:3]
+from merge_memory import reset_peak, status
+from puzzledb.store.layers import write_ranks
+
+def blocks(n):  # keys of two words, in blocks of 2^18 rows (4 MiB)
+    for start in range(0, n, 1 << 18):
+        a = np.arange(start, min(n, start + (1 << 18)), dtype=np.uint64)
+        yield np.stack([a, a], axis=1)
+
+write_ranks(sys.argv[3], blocks(1 << 17), 1 << 17, {}, "", "warm-up", words=2)
+baseline = reset_peak()  # the shuffle kernel loaded, the threads started
+write_ranks(sys.argv[3], blocks(1 << 24), 1 << 24, dict(puzzle="keys", depth=0), "",
+            "a layer", words=2)
+print(status("VmHWM") - baseline)
+"""
+
+
+def test_a_layer_of_keys_of_two_words_is_written_keeping_none_of_them(tmp_path):
+    """Issue 56: the writer's index took each chunk's first key as a view of its row, which
+    kept the whole chunk alive: 16 bytes held for every key of two words written.  Written
+    in a fresh process, 2^24 keys (256 MiB) grow its resident set's peak by no more than
+    the writer's chunks in flight (write_bytes) and two of the blocks it is given."""
+    import puzzledb
+
+    done = subprocess.run([sys.executable, "-c", WRITE_KEYS, str(ROOT / "tests"),
+                           str(Path(puzzledb.__file__).parents[1]), str(tmp_path / "keys.h5")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert 0 < int(done.stdout) <= write_bytes(2) + 2 * (1 << 18) * 16
+    with Layer(tmp_path / "keys.h5") as layer:
+        assert layer.count == 1 << 24 and layer.ranks(layer.count - 1).tolist() == [
+            [(1 << 24) - 1] * 2]
 
 
 def test_a_sparse_space_of_wide_keys_goes_to_the_frontier_search_unlimited():

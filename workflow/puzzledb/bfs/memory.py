@@ -4,6 +4,8 @@ that the search plan (select.py, with the budget check), the workflow's `resourc
 `puzzledb info` state it without loading the compiled engine."""
 
 from puzzledb.store import label_modulus
+from puzzledb.store.layer import read_bytes
+from puzzledb.store.layers import write_bytes
 from puzzledb.expansion import (
     SUB_STATES,
     WORD_BITS,
@@ -83,15 +85,16 @@ def frontier_job_bytes(puzzle, count, segments):
     `segments`: an expand job one piece of the layer (its ranks, their neighbours, the same
     grouped by segment, the neighbour counts), the grouped neighbours of the piece before
     (its work file being written) and the ranks of the piece after (being read), a merge job
-    its segments in flight (merge_window_bytes); either, the neighbours kernel's data
-    (Puzzle.kernel_bytes)."""
+    its segments in flight (merge_window_bytes); either, what a merge holds whatever its
+    segments (merge_base_bytes; a step job merges in-process too) and the neighbours
+    kernel's data (Puzzle.kernel_bytes)."""
     moves = max(puzzle.max_moves, 1)
     share = min(count, SKEW * count / segments)
     piece = min(count, PIECE_STATES)
     key = 8 * puzzle.key_words  # the bytes of a key (a rank: 8)
     expand = piece * (2 * key * moves + 8 + key) + piece * moves * key + piece * key
-    return (int(max(expand, merge_window_bytes(moves, share, key))) + EXTRACT_BUFFER_BYTES
-            + puzzle.kernel_bytes())
+    return (int(max(expand, merge_window_bytes(moves, share, key)))
+            + merge_base_bytes(puzzle.key_words) + puzzle.kernel_bytes())
 
 
 def merge_window_bytes(moves, share, key=8):
@@ -106,19 +109,28 @@ def segment_merge_bytes(received, known, span, key=8):
     """Bytes the merge of one segment holds: the `received` neighbour keys (of `key` bytes)
     read into one array and sorted into another (or, one-word keys, a bitset of the
     segment's `span` ranks when it is dense, and the ranks it yields), and the `known` keys
-    of the same segment of the two layers before.  A merge holds MERGE_WINDOW + 1 segments
-    and one extraction buffer."""
+    of the same segment of the two layers before, with their chunks as read (deflated: at
+    most as many bytes).  A merge holds MERGE_WINDOW + 1 segments and merge_base_bytes."""
     dense = span // 8 if key == 8 and span <= DENSE_RATIO * received else 0
-    return 2 * key * int(received) + key * int(known) + int(dense)
+    return 2 * key * int(received) + 2 * key * int(known) + int(dense)
+
+
+def merge_base_bytes(words, older=2):
+    """Bytes a merge holds whatever its segments and however many keys it writes, for keys
+    of `words` words: one extraction buffer, the store's writer (its chunks in flight:
+    store.layers.write_bytes) and a reader of each of the `older` layers it subtracts (its
+    cached chunks: store.layer.read_bytes).  What it writes is not kept (issue 56)."""
+    return EXTRACT_BUFFER_BYTES + write_bytes(words) + older * read_bytes(words)
 
 
 def dense_depth_bytes(size, expansion_bytes=0):
     """Bytes a depth of the frontier search holds when it goes through one bitset of its
     whole level of `size` ranks (frontier/dense.py, in-process): the bitset, a piece of the
-    layer it expands, a block of an older layer it clears, one extraction buffer, and the
-    tables of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits."""
+    layer it expands, a block of an older layer it clears, one extraction buffer, the tables
+    of the puzzle's layer expansion (expansion_bytes) whose mark sets the bits, and the
+    store's writer and reader of one-word keys (write_bytes, read_bytes)."""
     return (words_for(size) * 8 + PIECE_STATES * 8 + 2 * EXTRACT_BUFFER_BYTES
-            + expansion_bytes)
+            + expansion_bytes + write_bytes(1) + read_bytes(1))
 
 
 def frontier_job_mb(puzzle, count, segments):

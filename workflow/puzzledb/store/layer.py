@@ -43,6 +43,14 @@ POOL = ThreadPoolExecutor(COMPRESS_THREADS)
 os.register_at_fork(after_in_child=lambda: POOL.__init__(COMPRESS_THREADS))
 
 
+def read_bytes(words):
+    """Bytes an open Layer of keys of `words` words holds at most besides the arrays its reads
+    return: its CACHED_CHUNKS decoded chunks, and during a read a chunk being inflated in
+    each of POOL's threads (its inflated bytes and its keys).  (A read's raw chunks, deflated,
+    are at most as many bytes as the keys it returns: its caller counts them.)"""
+    return (CACHED_CHUNKS + 2 * COMPRESS_THREADS) * CHUNK * 8 * words
+
+
 def ranks_crc(ranks, crc=0):
     """The CRC-32 of ranks as little-endian uint64, whatever the machine's byte order."""
     return crc32(np.asarray(ranks, dtype="<u8"), crc)

@@ -59,6 +59,20 @@ class Verified:
                 f"manifest lists them ({self.seconds:.1f} s)")
 
 
+# The chunks of CHUNK keys write_ranks holds at most: its queue of WRITE_QUEUE chunks and
+# their deflated copies (at most as large), a chunk being shuffled in each thread, and the
+# chunk chunks_of fills with the one it joins them into, and its class sizes (weigh).
+WRITE_QUEUE = 4 * COMPRESS_THREADS
+WRITE_CHUNKS = 2 * WRITE_QUEUE + COMPRESS_THREADS + 3
+
+
+def write_bytes(words):
+    """Bytes write_ranks holds at most, besides the arrays it is given, for keys of `words`
+    words: WRITE_CHUNKS chunks, whatever the size of the file (a chunk is compressed and
+    written, and then dropped, as the next ones come; the index keeps a key a chunk)."""
+    return WRITE_CHUNKS * CHUNK * 8 * words
+
+
 def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, words=1,
                 weigh=None):
     """Write a file of the layer format (layer.py) at `path`, atomically, from an iterable of
@@ -90,14 +104,16 @@ def write_ranks(path, chunks, count, attrs, definition_hash, what, exact=True, w
         for chunk in chunks_of(chunks):
             if written + len(chunk) > count:
                 raise LayerError(f"{what}: more than the {count} ranks announced")
-            index.append(chunk[0])
+            # a copy: chunk[0] of keys of several words is a view, which would keep the
+            # whole chunk, and so every key written, alive (issue 56)
+            index.append(chunk[0].copy())
             crc = ranks_crc(chunk, crc)
             if weigh is not None:
                 positions += weigh(chunk)
             pending.append((written, POOL.submit(encode_chunk, chunk)))
             written += len(chunk)
-            if len(pending) >= 4 * COMPRESS_THREADS:
-                write_oldest(2 * COMPRESS_THREADS)
+            if len(pending) >= WRITE_QUEUE:
+                write_oldest(WRITE_QUEUE // 2)
         write_oldest(len(pending))
         if exact and written != count:
             raise LayerError(f"{what}: {written} ranks written, {count} announced")

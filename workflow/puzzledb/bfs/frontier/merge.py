@@ -33,10 +33,7 @@ def merge_job(plan, depth, part, parts, expanded, out, log=None):
     part file (store.parts), and its entry (part.json) in directory `out`.  What it calls
     (the work files' decoder, a segment's sort and set operations, the threading layer's
     probe) is loaded, or compiled, first, as a step job's is."""
-    words = plan.puzzle.key_words
-    kernels, compiled = prepare(workfiles.kernels(words) + segment.kernels(words)
-                                + concurrency_kernels() + shuffle.KERNELS
-                                + class_kernels(plan.puzzle))
+    kernels, compiled = prepare(merge_kernels(plan.puzzle))
     if log is not None:
         log(f"{plan.puzzle.name}: depth {depth}, part {part} of {parts}: {kernels} kernels "
             f"loaded first ({compiled} compiled)")
@@ -46,6 +43,13 @@ def merge_job(plan, depth, part, parts, expanded, out, log=None):
     entry = merge_part(plan, depth, part, parts, pieces, received, segments, log)
     write_text(Path(out) / PART_ENTRY, json.dumps(entry) + "\n")
     return entry
+
+
+def merge_kernels(puzzle):
+    """What a merge job of the puzzle calls, as (kernel, arguments) pairs (compiled.prepare)."""
+    words = puzzle.key_words
+    return (workfiles.kernels(words) + segment.kernels(words) + concurrency_kernels()
+            + shuffle.KERNELS + class_kernels(puzzle))
 
 
 def open_pieces(expanded):

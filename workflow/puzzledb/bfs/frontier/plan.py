@@ -14,7 +14,7 @@ import numpy as np
 
 from puzzledb import keys, paths
 from puzzledb.bfs.modes import FRONTIER, MODES
-from puzzledb.bfs.memory import EXTRACT_BUFFER_BYTES, MERGE_WINDOW, segment_merge_bytes
+from puzzledb.bfs.memory import MERGE_WINDOW, merge_base_bytes, segment_merge_bytes
 from puzzledb.bfs.frontier.workindex import WorkIndex, work_files
 from puzzledb.store.directory import LayerInfo
 from puzzledb.store.layers import LayerStore
@@ -171,8 +171,9 @@ class FrontierPlan:
     def merge_bytes(self, depth, part, parts, expanded):
         """What merge(depth, part, parts, expanded) holds at most besides the process,
         computed from the indexes of the expanded pieces on disk (segment_merge_bytes of its
-        largest segment, MERGE_WINDOW + 1 times: the segments in flight, and one extraction
-        buffer), so that a job's need is known before it starts."""
+        largest segment, MERGE_WINDOW + 1 times: the segments in flight and the one being
+        written), and what it holds whatever its segments (merge_base_bytes), so that a
+        job's need is known before it starts."""
         received = self.received(depth, [WorkIndex(path) for path in work_files(expanded)])
         need = 0
         with self.older_layers(depth) as older:
@@ -183,7 +184,8 @@ class FrontierPlan:
                                 (layer.positions_between(low, high) for layer in older))
                     need = max(need, segment_merge_bytes(received[t], known, high - low,
                                                          8 * self.puzzle.key_words))
-        return (MERGE_WINDOW + 1) * need + EXTRACT_BUFFER_BYTES
+        return ((MERGE_WINDOW + 1) * need
+                + merge_base_bytes(self.puzzle.key_words, len(self.older_depths(depth))))
 
     def received(self, depth, pieces):
         """The distinct neighbours each segment of depth receives from the expanded pieces
@@ -201,10 +203,15 @@ class FrontierPlan:
         depth - 2 (the neighbours of layer depth - 1 lie in those and in depth); only
         depth - 2 when the puzzle is bipartite (no neighbour in depth - 1 itself); none when
         it is graded."""
+        with ExitStack() as stack:
+            yield [stack.enter_context(self.store.open_layer(d))
+                   for d in self.older_depths(depth)]
+
+    def older_depths(self, depth):
+        """The depths of the layers a merge of depth subtracts (older_layers)."""
         older = () if self.puzzle.graded else (
             (depth - 2,) if self.puzzle.bipartite else (depth - 1, depth - 2))
-        with ExitStack() as stack:
-            yield [stack.enter_context(self.store.open_layer(d)) for d in older if d >= 0]
+        return [d for d in older if d >= 0]
 
     # -- paths ----------------------------------------------------------------------------------
     def record_path(self, first):

@@ -11,14 +11,12 @@ import time
 from dataclasses import dataclass
 
 from puzzledb import keys
-from puzzledb.bfs.frontier import segment, workfiles
 from puzzledb.bfs.frontier.expand import SegmentGrouping, expand_part
-from puzzledb.bfs.frontier.merge import gather_layer, merge_layer, open_pieces
+from puzzledb.bfs.frontier.merge import gather_layer, merge_kernels, merge_layer, open_pieces
 from puzzledb.bfs.frontier.plan import DONE, FANOUT, LIMIT, StepRecord
 from puzzledb.bfs.frontier.repair import stored_layer
 from puzzledb.bfs.memory import search_bytes
-from puzzledb.compiled import concurrency_kernels, prepare, shuffle
-from puzzledb.puzzles.symmetric import class_kernels
+from puzzledb.compiled import prepare
 from puzzledb.store.files import write_text
 from puzzledb.errors import LayerError
 from puzzledb.store.directory import LayerInfo
@@ -79,10 +77,8 @@ class Step:
     def kernels(self):
         """What this step's depths may call (a dense depth's marking, or both phases through
         work files), as (kernel, arguments) pairs: those of the expand and merge jobs too."""
-        words = self.puzzle.key_words
         return (self.dense.kernels(self.budget) + SegmentGrouping.kernels(self.puzzle)
-                + workfiles.kernels(words) + segment.kernels(words) + concurrency_kernels()
-                + shuffle.KERNELS + class_kernels(self.puzzle))
+                + merge_kernels(self.puzzle))
 
     def _load_kernels(self, log):
         """Load, or compile, what this step's depths may call, before its clock starts,

@@ -40,16 +40,17 @@ def measure_merge(spec, plan, depth, part, parts, expanded):
     """Run merge job `part` of `parts` of depth in a child process; what it stated and held:
     a dict of stated (merge_bytes), mem_mb, baseline and peak (its resident set before the
     merge and at the most, bytes), growth (peak - baseline), anon_growth (the same of its
-    anonymous memory, sampled), count (new states), seconds.  spec: the puzzle, as
-    child_puzzle takes it."""
+    anonymous memory, sampled), count (new states), seconds and cpu_seconds (the merge's
+    wall and CPU time).  spec: the puzzle, as child_puzzle takes it."""
     import puzzledb
     from puzzledb.bfs.memory import mb_of
 
     stated = plan.merge_bytes(depth, part, parts, expanded)
     out = plan.merge_dir(depth, part, parts)
-    job = dict(source=str(Path(puzzledb.__file__).parents[1]), spec=spec, directory=str(plan.directory), work=str(plan.work),
-               segments=plan.segments, job_states=plan.job_states, depth=depth, part=part,
-               parts=parts, expanded=[str(e) for e in expanded], out=str(out))
+    job = dict(source=str(Path(puzzledb.__file__).parents[1]), spec=spec,
+               directory=str(plan.directory), work=str(plan.work), segments=plan.segments,
+               job_states=plan.job_states, depth=depth, part=part, parts=parts,
+               expanded=[str(e) for e in expanded], out=str(out))
     done = subprocess.run([sys.executable, __file__, json.dumps(job)], capture_output=True,
                           text=True, check=False)
     if done.returncode != 0:
@@ -110,16 +111,17 @@ def run_child(job):
     prepare(merge_kernels(plan.puzzle))
     baseline, anon = reset_peak(), AnonPeak()
     anon.start()
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     entry = merge_job(plan, job["depth"], job["part"], job["parts"], job["expanded"],
                       job["out"])
     seconds = time.perf_counter() - began
+    cpu = time.process_time() - cpu
     anon.stopped.set()
     anon.join()
     peak = status("VmHWM")
     print(json.dumps(dict(baseline=baseline, peak=peak, growth=peak - baseline,
                           anon_growth=anon.peak - anon.base,
-                          count=entry["count"], seconds=seconds)))
+                          count=entry["count"], seconds=seconds, cpu_seconds=cpu)))
 
 
 if __name__ == "__main__":

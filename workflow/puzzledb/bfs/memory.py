@@ -1,7 +1,10 @@
 """The memory a search holds, known before it starts: the engines' bit planes, buffers and
 work pieces (a pattern database's build: solvers/memory.py).  Plain arithmetic on sizes, so
 that the search plan (select.py, with the budget check), the workflow's `resources` and
-`puzzledb info` state it without loading the compiled engine."""
+`puzzledb info` state it without loading the compiled engine; and the C allocator's setting
+that keeps a merge to what it states (return_freed_arrays)."""
+
+import ctypes
 
 from puzzledb.store import label_modulus
 from puzzledb.store.layer import read_bytes
@@ -121,6 +124,26 @@ def merge_base_bytes(words, older=2):
     store.layers.write_bytes) and a reader of each of the `older` layers it subtracts (its
     cached chunks: store.layer.read_bytes).  What it writes is not kept (issue 56)."""
     return EXTRACT_BUFFER_BYTES + write_bytes(words) + older * read_bytes(words)
+
+
+# glibc raises its mmap threshold (up to 32 MiB) each time a mapped block is freed, and then
+# serves smaller blocks from its arenas, which keep them once freed: a merge's segment arrays,
+# freed by several threads, stayed resident 100 MiB and more past what the merge states (the
+# 3x3x3's depth 9 by classes: 301 MiB grown against 256 MiB stated; with the threshold fixed
+# 183 MiB; docs/benchmarks.md, issue 56).  Fixed here: every block of at least this many bytes
+# is mapped afresh and unmapped when it is freed.
+M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc's malloc.h)
+MMAP_THRESHOLD = 1 << 20
+
+
+def return_freed_arrays():
+    """Have the C allocator return every freed block of MMAP_THRESHOLD bytes or more to the
+    system at once (glibc's mallopt; elsewhere nothing is done): whether it was set."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
 def dense_depth_bytes(size, expansion_bytes=0):

@@ -14,7 +14,7 @@ from puzzledb.bfs.frontier import segment, workfiles
 from puzzledb.bfs.frontier.segment import segment_of_layer
 from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import work_files
-from puzzledb.bfs.memory import MERGE_WINDOW
+from puzzledb.bfs.memory import MERGE_WINDOW, return_freed_arrays
 from puzzledb.compiled import (
     concurrency_kernels,
     concurrent_parallel_kernels,
@@ -97,7 +97,9 @@ def gather_layer(store, depth, merged):
 @contextmanager
 def merged_segments(plan, depth, pieces, received, segments):
     """A SegmentMerge of the range `segments` of depth, with the older layers it subtracts
-    open and its threads, for the block."""
+    open and its threads, for the block (freed arrays returned to the system at once:
+    return_freed_arrays)."""
+    return_freed_arrays()
     pool = ThreadPoolExecutor(MERGE_WINDOW if concurrent_parallel_kernels() else 1)
     with plan.older_layers(depth) as older:
         try:

@@ -116,7 +116,7 @@ def test_a_step_hands_a_depth_whose_merge_exceeds_its_memory_on_to_merge_jobs(de
     assert records[0]["last"] > 0 and all(r["parts"] == 1 for r in records if r["next"] == "fanout")
 
 
-@pytest.mark.slow  # about 20 s: the 3x3x3 to depth 5 and its expansion, then the merge
+@pytest.mark.slow  # about 15 s: the 3x3x3 to depth 5 and its expansion, then the merge
 def test_a_merge_job_holds_no_more_than_it_states_however_many_keys_it_writes(tmp_path):
     """Issue 56: the 3x3x3's depth 6 (keys of two words, every position a key) merged by
     one job, alone in a child process: 7,618,438 new keys, 116 MiB if it kept them (as its

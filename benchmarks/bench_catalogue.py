@@ -6,6 +6,7 @@ program, a job's share of the 6x6 box, and a whole box.
     python benchmarks/bench_catalogue.py whole [--name rush6-fogleman] [--jobs 2]
     python benchmarks/bench_catalogue.py board BOARD [--name rush6-fogleman]
     python benchmarks/bench_catalogue.py balance [--name rush5] [--jobs 2 3 4 8] [--units N]
+    python benchmarks/bench_catalogue.py merge PART ... [--name rush6] [--scratch DIR]
 
 race: his C++ enumerator (cpp/ of the peer) built in a scratch directory with config.h set
 for the box (BoardSize, MaxID: his published counts of his boards) and two workers, run; then
@@ -257,6 +258,29 @@ def balance(args):
     return 0
 
 
+def merge_parts(args):
+    """The given parts merged in a child process: its time and peak RSS, the stated memory."""
+    from puzzledb.bfs.memory import mb_of
+    from puzzledb.report.catalogue_parts import merge_bytes
+
+    directory = Path(args.scratch) / f"{args.name}-merge"
+    directory.mkdir(parents=True, exist_ok=True)
+    code = ("import sys; from puzzledb import puzzles; from puzzledb.report.catalogue import "
+            "merge; held = merge(puzzles.get(sys.argv[1]), sys.argv[2:-3], *sys.argv[-3:], "
+            "log=lambda line: print(line, file=sys.stderr))")
+    load = Path("/proc/loadavg").read_text().split()[0]
+    seconds, cpu, rss = _run_children([[sys.executable, "-c", code, args.name, *args.parts,
+                                        *(str(directory / f) for f in
+                                          ("catalogue.csv", "summary.csv", "totals.csv"))]])
+    stated = merge_bytes(puzzles.get(args.name), len(args.parts))
+    clusters = int(pd.read_csv(directory / "summary.csv").clusters.sum())
+    print(f"{args.name}: merge of {len(args.parts)} parts, {clusters:,} rows: {seconds:,.1f} s "
+          f"wall, {cpu:,.1f} s CPU, peak RSS {rss * 1024:,.0f} MiB; stated "
+          f"{stated / 2**20:,.0f} MiB besides the process, mem_mb {mb_of(stated)}; load {load} "
+          f"at start")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -283,9 +307,13 @@ def main():
     p.add_argument("--name", default="rush5")
     p.add_argument("--jobs", type=int, nargs="+", default=[2, 3, 4, 8])
     p.add_argument("--units", type=int, default=None, help="the first N units only")
+    p = sub.add_parser("merge")
+    p.add_argument("parts", nargs="+")
+    p.add_argument("--name", default="rush6")
+    p.add_argument("--scratch", default=tempfile.gettempdir())
     args = parser.parse_args()
     return {"race": race, "share": share, "whole": whole, "board": board,
-            "balance": balance}[args.what](args)
+            "balance": balance, "merge": merge_parts}[args.what](args)
 
 
 if __name__ == "__main__":

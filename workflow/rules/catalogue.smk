@@ -45,6 +45,9 @@ rule catalogue:
         ),
         summary=paths.catalogue_summary(RESULTS),
         totals=paths.catalogue_totals(RESULTS),
+    resources:
+        # a slice of each part and a block of rows, whatever the box (docs/blocks.md)
+        mem_mb=CATALOGUE.merge_mb,
     log:
         paths.log(PUZZLE, "catalogue"),
     benchmark:

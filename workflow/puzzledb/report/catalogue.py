@@ -9,17 +9,18 @@ queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
 import csv
 import html
 import io
-import zipfile
+from contextlib import contextmanager
 
 import numpy as np
 
+from puzzledb.bfs.memory import mb_of
 from puzzledb.errors import StorageError
-from puzzledb.puzzles.blocks.split import SPLIT, units_of
+from puzzledb.puzzles.blocks.split import units_of
+from puzzledb.report.catalogue_parts import Merge, merge_bytes, read_parts, write_part
 from puzzledb.report.pictures import PAGE_CELL, board_svg
 from puzzledb.store.files import atomic_file, write_text
 
 BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
-CHUNK = 1 << 20  # rows of catalogue.csv formatted at a time
 HARDEST = 12  # the rows drawn on the report's page of the hardest puzzles
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
@@ -44,7 +45,7 @@ def search_part(puzzle, job, jobs, path, log=None):
         found, candidates = lane_search.search(puzzle, job, jobs, log)
     else:
         found, candidates = _block_search(puzzle, job, jobs, log)
-    _write_part(path, puzzle.tables(), found, candidates, job, jobs)
+    write_part(path, found, candidates, job, jobs, puzzle.tables().empty.size)
 
 
 def _block_search(puzzle, job, jobs, log):
@@ -75,86 +76,58 @@ def _block_search(puzzle, job, jobs, log):
                 f"{sum(len(i) for i in found['info']):,} clusters")
 
 
-def _write_part(path, tables, found, candidates, job, jobs):
-    words = tables.empty.size
-    info = np.concatenate(found["info"] or [np.empty((0, 3), np.int64)])
-    lengths = np.concatenate(found["lengths"] or [np.empty(0, np.int64)])
-    spans = np.concatenate(([0], np.cumsum(lengths)))
-    with atomic_file(path) as tmp, open(tmp, "wb") as f:
-        np.savez(f, states=info[:, 0], moves=info[:, 1], minimal=info[:, 2].astype(bool),
-                 far=np.concatenate(found["far"] or [np.empty((0, words), np.uint64)]),
-                 walls=np.concatenate(found["walls"] or [np.empty(0, np.uint64)]),
-                 spans=spans, counts=np.concatenate(found["counts"] or [np.empty(0, np.int64)]),
-                 candidates=np.int64(candidates), split=np.str_(SPLIT), job=np.int64(job),
-                 jobs=np.int64(jobs))
-
-
-def _read_part(path):
-    try:
-        with np.load(path) as part:
-            return {name: part[name] for name in part.files}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
-        raise StorageError(f"{path}: not a catalogue part ({err})") from None
-
-
-def read_parts(parts):
-    """The jobs' parts, read whole: StorageError naming one that is not, one made under
-    another split than the first part (split.py's rule, or another number of jobs), or a
-    job's part twice."""
-    read = [_read_part(p) for p in parts]
-    jobs = {}
-    for path, part in zip(parts, read):
-        if _split_of(part) != _split_of(read[0]):
-            raise StorageError(f"{path}: made under {_split_of(part)}, {parts[0]} under "
-                               f"{_split_of(read[0])}: merge the parts of one split")
-        if "job" in part and int(part["job"]) in jobs:
-            raise StorageError(f"{path}: job {int(part['job'])}'s part again (as "
-                               f"{jobs[int(part['job'])]})")
-        jobs[int(part.get("job", -1))] = path
-    return read
-
-
-def _split_of(part):
-    """How a part's units were chosen, in words: the split's rule and number of jobs."""
-    if "split" not in part:
-        return "no recorded split (units j, j + J, ..., before split.py)"
-    return f"split {part['split']} of {int(part['jobs'])} jobs"
-
-
-def merge(puzzle, parts, table_path, summary_path, totals_path):
+def merge(puzzle, parts, table_path, summary_path, totals_path, log=None):
     """catalogue.csv, catalogue_summary.csv and catalogue_totals.csv from the jobs' parts:
     the rows by moves, the most first, then by board (the catalogue's order of boards: its
-    keys)."""
+    keys), merged a block at a time from a slice of each part (catalogue_parts.Merge), the
+    summary and totals counted as they go.  Its memory, merge_bytes, is logged before it
+    starts; it returns the most rows and distance counts it held at once."""
     read = read_parts(parts)
-    far = np.concatenate([p["far"] for p in read])
-    walls = np.concatenate([p["walls"] for p in read])
-    moves = np.concatenate([p["moves"] for p in read])
-    states = np.concatenate([p["states"] for p in read])
-    minimal = np.concatenate([p["minimal"] for p in read])
-    counts = np.concatenate([p["counts"] for p in read])
-    lengths = np.concatenate([np.diff(p["spans"]) for p in read])
-    spans = np.concatenate(([0], np.cumsum(lengths)))
-    order = np.lexsort(tuple(far[:, w] for w in range(far.shape[1] - 1, -1, -1)) + (-moves,))
-    _write_table(puzzle, table_path, order, moves, states, minimal, spans, counts, far, walls)
+    merging = Merge(read)
+    if log:
+        log(f"{puzzle.name}: merging {len(read)} parts, {sum(p.rows for p in read):,} rows, "
+            f"a slice of at most {merging.slice_rows:,} rows and {merging.slice_counts:,} "
+            f"distance counts of each: at most "
+            f"{merge_bytes(puzzle, len(read)) / 2**20:,.0f} MiB besides the process "
+            f"(mem_mb {mb_of(merge_bytes(puzzle, len(read)))})")
+    found = {"clusters": {}, "minimal": {}, "reaching": 0, "largest": 0, "rows": 0}
+    with _table_writer(puzzle, table_path) as write:
+        for block in merging.blocks():
+            write(block)
+            _count(found, block)
+            del block  # the next block is made without this one
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SUMMARY)
-    for m in np.unique(moves)[::-1].tolist():
-        writer.writerow((m, int((moves == m).sum()), int(((moves == m) & minimal).sum())))
+    for m in sorted(found["clusters"], reverse=True):
+        writer.writerow((m, found["clusters"][m], found["minimal"].get(m, 0)))
     write_text(summary_path, out.getvalue())
-    write_totals(totals_path, puzzle.box_boards(), states)
+    write_totals(totals_path, puzzle.box_boards(), found["rows"], found["reaching"],
+                 found["largest"])
+    if log:
+        log(f"{puzzle.name}: merged, at most {merging.held[0]:,} rows and "
+            f"{merging.held[1]:,} distance counts held at once")
+    return merging.held
 
 
-def write_totals(path, boards, states):
-    """catalogue_totals.csv (TOTALS): the box's boards and the sizes (states) of the
-    clusters that reach the goal."""
-    reaching = int(states.sum())
+def _count(found, block):
+    """The block's rows added to the summary's and the totals' counts."""
+    for name, moves in (("clusters", block.moves), ("minimal", block.moves[block.minimal])):
+        for m, n in zip(*np.unique(moves, return_counts=True)):
+            found[name][int(m)] = found[name].get(int(m), 0) + int(n)
+    found["rows"] += block.order.size
+    found["reaching"] += int(block.states.sum(dtype=np.int64))
+    found["largest"] = max(found["largest"], int(block.states.max(initial=0)))
+
+
+def write_totals(path, boards, clusters, reaching, largest):
+    """catalogue_totals.csv (TOTALS): the box's boards, and the clusters that reach the
+    goal: how many, their boards and the largest's."""
     if reaching > boards:
         raise StorageError(f"{path}: {reaching:,} boards in clusters reaching the goal, "
                            f"more than the box's {boards:,}: parts of another catalogue?")
-    largest = int(states.max()) if states.size else 0
     write_text(path, ",".join(TOTALS) + "\n" +
-               f"{boards},{states.size},{reaching},{boards - reaching},{largest}\n")
+               f"{boards},{clusters},{reaching},{boards - reaching},{largest}\n")
 
 
 def totals(path):
@@ -167,22 +140,27 @@ def totals(path):
         raise StorageError(f"{path}: not a catalogue's totals ({err!r})") from None
 
 
-def _write_table(puzzle, path, order, *columns):
-    """catalogue.csv: its header, then the rows of the clusters in order (CHUNK at a time,
-    by the compiled formatter of puzzles/blocks/table_kernels.py)."""
+@contextmanager
+def _table_writer(puzzle, path):
+    """catalogue.csv (whole or not at all): its header, then a function writing a block's
+    rows in its order, a chunk at a time, by the compiled formatter of
+    puzzles/blocks/table_kernels.py."""
     from puzzledb.puzzles.blocks import table_kernels  # compiled: a merge's import
 
     tables = puzzle.tables()
     letters = np.frombuffer("".join(puzzle.letters()).encode(), np.uint8)
     goal_letters = np.frombuffer("".join(c.label for c in puzzle.catalogue.classes
                                          if c.goal).encode(), np.uint8)
-    moves, states, minimal, spans, counts, far, walls = columns
     with atomic_file(path) as tmp, open(tmp, "wb") as f:
         f.write((",".join(COLUMNS) + "\n").encode())
-        for lo in range(0, len(order), CHUNK):
-            f.write(table_kernels.csv_rows(tables, order[lo:lo + CHUNK], moves, states,
-                                           minimal, spans, counts, far, walls, letters,
-                                           goal_letters).tobytes())
+
+        def write(block):
+            for order in block.chunks():
+                f.write(memoryview(table_kernels.csv_rows(
+                    tables, order, block.moves, block.states, block.minimal, block.spans,
+                    block.counts, block.far, block.walls, letters, goal_letters)))
+
+        yield write
 
 
 def write_hardest(puzzle, table_path, path, count=HARDEST):

@@ -1,7 +1,9 @@
 """The adapter of rules/catalogue.smk: the catalogues of the config, their jobs (config
-catalogue_jobs) and the files each writes."""
+catalogue_jobs), the files each writes and the memory of the merge."""
 
-from puzzledb import paths
+from puzzledb import paths, puzzles
+from puzzledb.bfs.memory import mb_of
+from puzzledb.report.catalogue_parts import merge_bytes
 
 
 class CatalogueRules:
@@ -22,6 +24,11 @@ class CatalogueRules:
         jobs = self.jobs(wildcards.puzzle)
         return [paths.catalogue_part(self.results, wildcards.puzzle, j, jobs)
                 for j in range(jobs)]
+
+    def merge_mb(self, wildcards):
+        """mem_mb of the merge: a slice of each part and a block (catalogue_parts.merge_bytes),
+        known from the number of jobs alone, before any part is written."""
+        return mb_of(merge_bytes(puzzles.get(wildcards.puzzle), self.jobs(wildcards.puzzle)))
 
     def outputs(self):
         """The files of the default target."""

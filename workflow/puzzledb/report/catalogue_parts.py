@@ -5,6 +5,7 @@ one, and states its memory before it starts.  docs/blocks.md, "The catalogue".""
 
 import struct
 import zipfile
+from math import prod
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -103,7 +104,7 @@ class PartFile:
         """Rows lo to hi (all of them by default) of the array `name`."""
         offset, dtype, shape = self.arrays[name]
         hi = (shape[0] if shape else 1) if hi is None else hi
-        per = int(np.prod(shape[1:], dtype=np.int64)) if shape else 1
+        per = prod(shape[1:])
         with open(self.path, "rb") as f:
             f.seek(offset + lo * per * dtype.itemsize)
             data = np.fromfile(f, dtype, (hi - lo) * per)
@@ -134,7 +135,7 @@ def _entry(f, info):
     if (fortran and len(shape) > 1) or dtype.hasobject:
         raise ValueError(f"{info.filename}: not a plain array")
     data = f.tell()
-    if data - start + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize != info.file_size:
+    if data - start + prod(shape) * dtype.itemsize != info.file_size:
         raise ValueError(f"{info.filename}: {info.file_size} bytes, not its header's")
     return data, dtype, tuple(shape)
 
@@ -251,12 +252,18 @@ def _block(taken):
 
 
 class _Run:
-    """A part's rows, a slice in memory: its rows `at` to `end` not yet taken."""
+    """A part's rows, a slice of them in memory (rows 0 to `end`, from `at` not yet taken),
+    topped up from the part once half of it is taken: so each block can take about half a
+    slice from every part or more (a slice refilled only when empty would make many
+    blocks small), and a row is copied within the slice at most once."""
 
     def __init__(self, part, index, rows, counts):
         self.part, self.index, self.rows, self.counts_most = part, index, rows, counts
-        self.next, self.last = 0, None
-        self._load()
+        self.columns = {name: part.read(name, 0, 0) for name in ROW_COLUMNS}
+        self.counts, self.spans = part.read("counts", 0, 0), np.zeros(1, np.int64)
+        self.at = self.end = self.next = 0
+        self.last = None  # the key of the last row read
+        self._top_up()
 
     def key(self, i):
         """Row i's place in the catalogue's order: (-moves, its key's words)."""
@@ -269,35 +276,49 @@ class _Run:
         return self.at + find(range(self.at, self.end), key, key=self.key)
 
     def advance(self, stop):
-        """Rows to stop taken: the next slice when this one is done; False when the part is."""
+        """Rows to stop taken, the slice topped up when half of it is (rows or counts);
+        False when the part has no row left."""
         self.at = stop
-        if self.at == self.end and self.next < self.part.rows:
-            self._load()
+        if self.next < self.part.rows and (
+                self.end - self.at <= self.rows // 2 or
+                self.spans[self.end] - self.spans[self.at] <= self.counts_most // 2):
+            self._top_up()
         return self.at < self.end
 
-    def _load(self):
-        lo = self.next
-        spans = self.part.read("spans", lo, min(lo + self.rows, self.part.rows) + 1)
-        n = max(1, int(np.searchsorted(spans, spans[0] + self.counts_most, "right")) - 1)
-        self.columns = {name: self.part.read(name, lo, lo + n) for name in ROW_COLUMNS}
-        self.counts = self.part.read("counts", int(spans[0]), int(spans[n]))
-        self.spans = spans[:n + 1] - spans[0]
-        self.at, self.end, self.next = 0, n, lo + n
-        self._check_order()
-        self.last = self.key(n - 1)
+    def _top_up(self):
+        """The rows not taken, then the part's next rows up to the slice's rows and counts
+        (one row at least when none is left)."""
+        at, end, lo = self.at, self.end, self.next
+        held = int(self.spans[end] - self.spans[at])
+        spans = self.part.read("spans", lo, min(lo + self.rows - (end - at), self.part.rows) + 1)
+        n = max(0, int(np.searchsorted(spans, spans[0] + self.counts_most - held, "right")) - 1)
+        n = max(n, min(spans.size - 1, int(at == end)))
+        new = {name: self.part.read(name, lo, lo + n) for name in ROW_COLUMNS}
+        self._check_order(new, lo)
+        self.columns = {name: np.concatenate((self.columns[name][at:end], new[name]))
+                        for name in ROW_COLUMNS}
+        self.counts = np.concatenate((self.counts[self.spans[at]:self.spans[end]],
+                                      self.part.read("counts", int(spans[0]), int(spans[n]))))
+        self.spans = np.concatenate((self.spans[at:end + 1] - self.spans[at],
+                                     held + spans[1:n + 1] - spans[0]))
+        self.at, self.end, self.next = 0, end - at + n, lo + n
 
-    def _check_order(self):
-        """StorageError unless the slice's rows follow the last one's in the catalogue's
-        order (the merge would write them out of it)."""
-        keys = [-self.columns["moves"].astype(np.int64)]
-        keys += [self.columns["far"][:, w] for w in range(self.columns["far"].shape[1])]
-        equal = np.ones(self.end - 1, bool)
+    def _check_order(self, new, lo):
+        """StorageError unless the rows read follow the last one in the catalogue's order
+        (the merge would write them out of it)."""
+        if new["moves"].size == 0:
+            return
+        keys = [-new["moves"].astype(np.int64)]
+        keys += [new["far"][:, w] for w in range(new["far"].shape[1])]
+        first = (-int(new["moves"][0]), *new["far"][0].tolist())
+        equal = np.ones(new["moves"].size - 1, bool)
         for column in keys:
             if (equal & (column[1:] < column[:-1])).any():
                 break
             equal &= column[1:] == column[:-1]
         else:
-            if self.last is None or self.key(0) >= self.last:
+            if self.last is None or first >= self.last:
+                self.last = (-int(new["moves"][-1]), *new["far"][-1].tolist())
                 return
         raise StorageError(f"{self.part.path}: rows out of the merge's order ({ORDER}) "
-                           f"between rows {self.next - self.end} and {self.next}")
+                           f"between rows {max(0, lo - 1)} and {lo + new['moves'].size}")

@@ -3,6 +3,7 @@ sliding blocks, the domino puzzle, flip-it, peg solitaire) and the numberings an
 kernels compute, in plain Python, written from the rules and sharing no code with the
 kernels they check."""
 
+from collections import deque
 from itertools import combinations
 
 import numpy as np
@@ -13,6 +14,20 @@ from puzzledb.puzzles.pegs.ranks import rank_reference as peg_rank
 from puzzledb.puzzles.ranking import lehmer_code
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def breadth_first(starts, moves):
+    """{board: its distance from the nearest of `starts`} over every board reached by
+    `moves(board)` (an iterable of boards): a plain breadth-first search."""
+    depth = {b: 0 for b in starts}
+    todo = deque(depth)
+    while todo:
+        board = todo.popleft()
+        for nxt in moves(board):
+            if nxt not in depth:
+                depth[nxt] = depth[board] + 1
+                todo.append(nxt)
+    return depth
 
 
 def cells(board):

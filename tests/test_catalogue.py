@@ -25,6 +25,7 @@ from puzzledb.puzzles.blocks.split import SPLIT, job_of, units_of
 from puzzledb.puzzles.definitions import build
 from puzzledb.report.catalogue import merge, rows, search_part
 
+from checkers import breadth_first
 from conftest import ROOT, assert_one_line_error, puzzledb_cli, run_snakemake
 
 RUSH = {"family": "blocks", "catalogue": {"pieces": ["2x1", "1x2", "3x1", "1x3"]},
@@ -93,24 +94,10 @@ class Model:
         return tuple(code.get(c, len(self.cat.classes)) for c in range(self.cat.cells))
 
     def cluster(self, board):
-        seen, todo = {board}, deque([board])
-        while todo:
-            for nxt in self.moves(todo.popleft()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
+        return set(breadth_first([board], self.moves))
 
     def depths(self, cluster):
-        depth = {b: 0 for b in cluster if self.solved(b)}
-        todo = deque(depth)
-        while todo:
-            b = todo.popleft()
-            for nxt in self.moves(b):
-                if nxt not in depth:
-                    depth[nxt] = depth[b] + 1
-                    todo.append(nxt)
-        return depth
+        return breadth_first([b for b in cluster if self.solved(b)], self.moves)
 
     def shortest(self, board):
         depth = {board: 0}

@@ -4,12 +4,13 @@ plain enumeration and breadth-first search written here; the whole 4x5 box (slow
 the published enumeration of dnomd343/klotski: 29,334,498 layouts, the largest cluster
 964,656."""
 
-from collections import Counter, deque
+from collections import Counter
 from functools import lru_cache
 
 import pandas
 import pytest
 
+from checkers import breadth_first
 from puzzledb import paths, puzzles
 from puzzledb.cli import main
 from puzzledb.errors import ConfigError
@@ -81,22 +82,10 @@ class PlainBox:
         for board in self.layouts():
             if board in done:
                 continue
-            cluster, todo = {board}, deque([board])
-            while todo:
-                for nxt in self.moves(todo.popleft()):
-                    if nxt not in cluster:
-                        cluster.add(nxt)
-                        todo.append(nxt)
+            cluster = set(breadth_first([board], self.moves))
             done |= cluster
-            depth = {b: 0 for b in cluster if ("goal", *self.goal_at) in b}
-            todo = deque(depth)
-            while todo:
-                b = todo.popleft()
-                for nxt in self.moves(b):
-                    if nxt not in depth:
-                        depth[nxt] = depth[b] + 1
-                        todo.append(nxt)
-            yield cluster, depth
+            yield cluster, breadth_first([b for b in cluster if ("goal", *self.goal_at) in b],
+                                         self.moves)
 
 
 def catalogue_of(puzzle, tmp_path, jobs=2):

@@ -29,7 +29,7 @@ import pandas
 import pytest
 import yaml
 
-from building import build_in_memory
+from building import build_in_memory, plan
 from puzzledb import paths, puzzles
 from puzzledb.bfs import checkpoint
 from puzzledb.bfs.frontier.plan import StepRecord
@@ -37,7 +37,6 @@ from puzzledb.bfs.frontier.workfiles import PieceFile
 from puzzledb.bfs.frontier.workindex import WORK_SUFFIX
 from puzzledb.cli import main
 from puzzledb.puzzles.permutation.puzzle import PermutationPuzzle
-from puzzledb.puzzles.symmetric import Classes
 from puzzledb.config import load_definitions
 from puzzledb.errors import BudgetError, PuzzledbError, StorageError, one_line
 from puzzledb.store import files, layers as store
@@ -405,12 +404,12 @@ def test_every_write_fsync_and_rename_of_a_build_failing_in_turn_resumes_to_the_
 
 
 def searched(command, puzzle):
-    """The puzzle as `puzzledb build` searches it: its class puzzle (its layers' keys) when
-    the frontier search goes up to its symmetries, as it does by default."""
-    group = puzzle.symmetry_group()
-    if "--shards" not in command or "--symmetry" in command or group is None:
-        return puzzle
-    return Classes(puzzle, group)
+    """The puzzle as `puzzledb build` searches it (its SearchPlan's, select.choose): its class
+    puzzle (its layers' keys) when the frontier search goes up to its symmetries."""
+    symmetry = command[command.index("--symmetry") + 1] if "--symmetry" in command \
+        else "default"
+    shards = int(command[command.index("--shards") + 1]) if "--shards" in command else None
+    return plan(puzzle, shards=shards, symmetry=symmetry).searched(puzzle)
 
 
 class Shim:

@@ -11,11 +11,12 @@ import pandas
 import pytest
 
 from checkers import breadth_first
+from test_catalogue import kernel_rows
 from puzzledb import paths, puzzles
 from puzzledb.cli import main
 from puzzledb.errors import ConfigError
 from puzzledb.puzzles.definitions import build
-from puzzledb.report.catalogue import merge, search_part, write_hardest, write_totals
+from puzzledb.report.catalogue import write_hardest, write_totals
 
 PIECES = ["1x2", "2x1", "1x1"]
 SHAPES = {"goal": (2, 2), "1x2": (1, 2), "2x1": (2, 1), "1x1": (1, 1)}  # (width, height)
@@ -89,13 +90,8 @@ class PlainBox:
 
 
 def catalogue_of(puzzle, tmp_path, jobs=2):
-    """The catalogue by its kernels: its jobs' parts merged; (rows, totals)."""
-    parts = [tmp_path / f"part{j}.npz" for j in range(jobs)]
-    for j, part in enumerate(parts):
-        search_part(puzzle, j, jobs, part)
-    merge(puzzle, parts, tmp_path / "catalogue.csv", tmp_path / "summary.csv",
-          tmp_path / "totals.csv")
-    table = pandas.read_csv(tmp_path / "catalogue.csv", keep_default_na=False)
+    """The catalogue by its kernels (test_catalogue.kernel_rows), and its totals."""
+    table = kernel_rows(puzzle, tmp_path, jobs)
     return table, pandas.read_csv(tmp_path / "totals.csv").to_dict("records")[0]
 
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from tqdm import tqdm
 
-from puzzledb import build_command, paths, puzzles
+from puzzledb import build_command, catalogue_command, paths, puzzles
 from puzzledb.bfs import select
 from puzzledb.config import command_settings, defaults
 from puzzledb.errors import (
@@ -273,7 +273,7 @@ def _verify(puzzle, args, out):
             "partial database's layers 0..D)", boards())
 def _distance(puzzle, args, out):
     if isinstance(puzzle, Catalogued):
-        print(len(_catalogue_route(puzzle, args)) - 1, file=out)
+        print(len(catalogue_command.route(puzzle, args)) - 1, file=out)
         return
     puzzle.parse(board_of(args))  # a malformed board is the first thing to report
     with DepthDatabase.open(puzzle.name, args.results) as db:
@@ -312,7 +312,7 @@ def _solve(puzzle, args, out):
     """The database's solution, or a tree search's (solve_command.py); a catalogue's board,
     by a search of its cluster."""
     if isinstance(puzzle, Catalogued):
-        route = _catalogue_route(puzzle, args)
+        route = catalogue_command.route(puzzle, args)
         out.write(show_boards(puzzle, [puzzle.format(b) for b in route]))
         return
     solve(puzzle, args, out)
@@ -437,52 +437,8 @@ def _design(puzzle, args, out):
                           "those"),
             puzzle="catalogue")
 def _catalogue(puzzle, args, out):
-    """Rows of the catalogue's table (report/catalogue.py), each a line '<moves> moves,
-    <states> states[, minimal]' and the board drawn; or (--summary) the box's totals."""
-    from puzzledb.report.catalogue import rows
-
-    catalogue = puzzle.capability(Catalogued)
-    path = Path(paths.catalogue(args.results, catalogue.name))
-    if not path.is_file():
-        raise PuzzleError(f"{catalogue.name}: no catalogue in {path} (build it: snakemake "
-                          f"--config 'puzzles=[]' 'catalogues=[{catalogue.name}]')")
-    if args.summary:
-        _catalogue_totals(catalogue, args, out)
-        return
-    for row in rows(path, args.moves, args.min_moves, args.limit, args.minimal):
-        minimal = ", minimal" if row["minimal"] == "true" else ""
-        print(f"{row['moves']} moves, {int(row['states']):,} states{minimal}", file=out)
-        print("\n".join(row["board"].split()) + "\n", file=out)
-
-
-def _catalogue_totals(catalogue, args, out):
-    """The lines of `puzzledb catalogue NAME --summary` (report/catalogue.py's TOTALS)."""
-    from puzzledb.report.catalogue import totals
-
-    path = Path(paths.catalogue_totals(args.results, catalogue.name))
-    if not path.is_file():
-        raise PuzzleError(f"{catalogue.name}: no totals in {path} (made by the catalogue "
-                          f"rule with catalogue.csv: build it again)")
-    t = totals(path)
-    # the clusters not searched hold fewer boards than the largest searched: it is the box's
-    overall = (" (the largest of the box: the clusters that cannot reach the goal hold fewer "
-               "boards all together)" if t["boards_not_reaching"] < t["largest_reaching"]
-               else "")
-    print(f"{catalogue.name}: {t['boards']:,} boards in the box\n"
-          f"{t['clusters_reaching']:,} clusters reach the goal, holding "
-          f"{t['boards_reaching']:,} boards; the largest {t['largest_reaching']:,}{overall}\n"
-          f"{t['boards_not_reaching']:,} boards in clusters that cannot reach the goal (not "
-          f"searched: those clusters are not counted)", file=out)
-
-
-def _catalogue_route(puzzle, args):
-    """An optimal solution from a catalogue's board (a search of its cluster, the board a
-    puzzle of its own pieces), the board first; SearchError if it cannot reach the goal."""
-    board = puzzle.parse(board_of(args))
-    route = puzzle.solution(board)
-    if route is None:
-        raise SearchError(f"{puzzle.name}: {puzzle.format(board)!r} cannot reach the goal")
-    return route
+    """Rows of the catalogue's table, or (--summary) the box's totals (catalogue_command)."""
+    catalogue_command.show(puzzle, args, out)
 
 
 @subcommand("peg-solutions", "shortest peg-solitaire solutions in moves (a chain of jumps by "

@@ -121,7 +121,10 @@ class Walker:
 
     def __init__(self, puzzle, words, labels):
         self.puzzle = puzzle
-        self.words = words
+        # read-only, as a query maps the table: one specialisation of the walks, whether
+        # they walk a mapped table or a build's own array (a second one compiled again)
+        self.words = words.view()
+        self.words.flags.writeable = False
         self.labels = labels
         self.codes = np.asarray(labels.codes, dtype=np.int64)
         self.goals = np.unique(puzzle.goal_ranks().astype(np.uint64))

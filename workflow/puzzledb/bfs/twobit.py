@@ -62,12 +62,12 @@ class StateArray:
         self.cur_counts = np.zeros(self.cur_flags.size, dtype=np.uint32)  # set by relabel
         self.buffer = np.empty(TWOBIT_EXTRACT_SUBS * SUB_STATES, dtype=np.uint64)
         # how NEXT is marked and which CUR states are expanded: Korf's codes unless a search
-        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py); None
-        # compiles the kernels with Korf's codes folded in
-        self.mark = None
+        # of depths says otherwise (expansion.ExpansionState; bfs/distances.py); of the same
+        # types in both, so that a puzzle's expansion kernels are compiled once for either
+        self.mark = ONE
         self.colour = np.int64(-1)
         self.run_length = np.int64(max(self.size, 1))
-        self.colours = None
+        self.colours = np.zeros(1, dtype=np.uint8)
         self.counts = None  # (CUR, UNSEEN) when the search keeps them (TwoBitSearch)
 
     def mark_current(self, ranks):
@@ -255,22 +255,18 @@ def extract_current(a, subs, first, out):
 @jit(parallel=True)
 def expand(a, blocks, next_flags, found, level, tables, max_moves, work_size, mark,
            colour, run, colours):
-    """Mark NEXT (code `mark`; None: 01) every UNSEEN neighbour of every CUR state (of
-    `colour`, given the runs' colours: words.colour_lanes) of the sub-blocks `blocks` (those
+    """Mark NEXT (code `mark`) every UNSEEN neighbour of every CUR state (of `colour`, the
+    runs' colours given: words.colour_lanes; every one when colour < 0) of the sub-blocks `blocks` (those
     flagged CUR), the neighbours from the puzzle's kernel (compiled.neighbours, chosen by
     the type of the tables); found[k] is the number of states marked by the sub-block k's
     states.  The loop runs over the flagged sub-blocks alone, so that the threads share
     them however they cluster (a loop over every sub-block left a frontier in a few
     hundred of them to one thread)."""
-    code = ONE if mark is None else mark
     for i in prange(blocks.size):
         k = blocks[i]
         out, work = scratch(max_moves, work_size)
         new = 0
-        whole = 1
-        if colours is not None:
-            whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours,
-                                    colour)
+        whole = colour_of_block(k * SUB_STATES, (k + 1) * SUB_STATES, run, colours, colour)
         if whole == 0:  # no CUR state of this colour: the 11 states here are NEXT
             continue
         for w in range(k * SUB_WORDS, min(a.size, (k + 1) * SUB_WORDS)):
@@ -282,7 +278,7 @@ def expand(a, blocks, next_flags, found, level, tables, max_moves, work_size, ma
                 lanes &= lanes - ONE
                 n = neighbours(r, level, out, work, tables)
                 for j in range(n):
-                    new += mark_next(a, next_flags, out[j], code)
+                    new += mark_next(a, next_flags, out[j], mark)
         found[k] = new
 
 

@@ -73,12 +73,12 @@ class ExpansionState(Protocol):
     words: np.ndarray  # uint64, twobit_words(size) long: the states, laid out as above
     cur_flags: np.ndarray  # uint8 per sub-block: 1 if it holds a CUR state (read only)
     next_flags: np.ndarray  # uint8 per sub-block: set to 1 where a state is marked NEXT
-    mark: np.uint64 | None  # the code a state marked NEXT takes: 3 (11, see above); None:
-    #                         01, Korf's NEXT (a kernel compiled for None folds it in)
+    mark: np.uint64  # the code a state marked NEXT takes: 1 (01, Korf's NEXT) or 3 (11, see
+    #                  above)
     colour: np.int64  # with colours: the colour of the CUR states (11 of another are NEXT)
     run_length: np.int64  # the ranks are coloured in runs of this many (Puzzle.parity_run)
-    colours: np.ndarray | None  # uint8 per run: its colour (Puzzle.move_parity); None: no
-    #                             colouring, every 11 state is CUR
+    colours: np.ndarray  # uint8 per run: its colour (Puzzle.move_parity), read only where
+    #                      colour >= 0; colour < 0: no colouring, every 11 state is CUR
     counts: tuple[int, int] | None  # (CUR, UNSEEN) states where the engine knows them (it
     #                                 counts Korf's codes as it goes); None: an expansion
     #                                 that weighs them counts them (words.cur_and_unseen)

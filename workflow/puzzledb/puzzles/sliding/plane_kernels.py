@@ -244,9 +244,9 @@ def sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit
     """The sweep of the two-bit array's units (units_for), both metrics': mark NEXT (code
     `code`) the UNSEEN states the moves of the CUR states reach; found[u] is the number
     marked from unit u.  A plane is one run of the colouring (parity_run): given the runs'
-    colours (not None), only the planes of `colour` hold CUR states.  The metric's moves are
-    three compiled functions, inline="always", inlined here with the loop (so the plane's
-    constants stay in registers): unit(t, b) -> (first rank, blank's column, trackers,
+    colours (not None) and a colour (not negative), only the planes of `colour` hold CUR
+    states.  The metric's moves are three compiled functions, inline="always", inlined
+    here with the loop (so the plane's constants stay in registers): unit(t, b) -> (first rank, blank's column, trackers,
     constants) of plane b; row(a, flags, g0, lanes, plane, col, width, code) -> how many
     the moves along the row of a word's CUR lanes mark; column(a, flags, t, q, r,
     constants, trackers, code) -> how many those along the column of state r (q of its
@@ -255,7 +255,7 @@ def sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit
     plane = t.plane
     for u in prange(unit_plane.size):
         found[u] = 0
-        if colours is not None and colours[unit_plane[u]] != colour:
+        if colours is not None and colour >= 0 and colours[unit_plane[u]] != colour:
             continue
         if not units_active(cur_flags, unit_first[u], unit_stop[u]):
             continue
@@ -320,10 +320,9 @@ def _vertical_bits(bits, t, q, r, constants, trackers):
 @jit(parallel=True)
 def expand_planes(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop,
                   mark, colour, colours):
-    """Mark NEXT (code `mark`, None: 01) every UNSEEN neighbour of every CUR state
-    (sweep_units; given the runs' colours, of the CUR states of `colour`)."""
-    code = ONE if mark is None else mark  # None (Korf's search): compiled with 01 folded in
-    sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop, code,
+    """Mark NEXT (code `mark`) every UNSEEN neighbour of every CUR state (sweep_units; of
+    the CUR states of `colour`, where colour >= 0, by the runs' colours)."""
+    sweep_units(a, cur_flags, next_flags, found, t, unit_plane, unit_first, unit_stop, mark,
                 colour, colours, plane_unit, _horizontal, _vertical_marks)
 
 

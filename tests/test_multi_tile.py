@@ -1,6 +1,12 @@
 """The multi-tile metric of sliding puzzles (metric: multi-tile): a run of pieces of the
 blank's row or column slides toward it in one move.  Tables from lightln2's
-SlidingTilesSolver (results/multitile_frontier), blank in a corner."""
+SlidingTilesSolver (results/multitile_frontier), blank in a corner.
+
+The searches (the plane jumps' sweeps forward and backward, the state-by-state expansion of
+taller boards, the frontier's) compile kernels that no other test compiles: about 100 s of
+two cores on a fresh kernel cache, for one metric.  They are the slow tier's (`python -m
+pytest -m slow tests/test_multi_tile.py`); the default tier checks the moves themselves,
+the neighbours kernel and the jumps' ranks, against the rule as stated."""
 
 import numba
 import numpy as np
@@ -50,6 +56,7 @@ def layer_counts(puzzle, directory):
     return [open_layer_file(p).count for p in sorted(directory.glob("depth_*.h5"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width, height, goal, table", [
     (3, 3, "123 456 780", MULTI_3X3), (5, 2, "12345 67890", MULTI_5X2)])
 def test_multi_tile_tables_are_lightln2s(tmp_path, width, height, goal, table):
@@ -91,12 +98,11 @@ def plain_layers(puzzle):
     return sizes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width, height, goal", [
     (2, 4, "12 34 56 70"),  # four rows: jumps of three cells, three windows summed
-    pytest.param(2, 4, "11 22 31 30",  # repeated pieces (the pool kernels), four rows: 37 s
-                 marks=pytest.mark.slow),
-    pytest.param(3, 3, "112 203 344",  # repeated pieces, three rows: 55 s cold
-                 marks=pytest.mark.slow),
+    (2, 4, "11 22 31 30"),  # repeated pieces (the pool kernels), four rows
+    (3, 3, "112 203 344"),  # repeated pieces, three rows
     (4, 2, "1234 5670"),  # two rows: a jump along the column is one cell
 ])
 def test_the_plane_jumps_find_the_layers_of_a_plain_search(tmp_path, width, height, goal):
@@ -163,6 +169,7 @@ def test_the_plane_jumps_rank_the_boards_the_rule_gives(width, height, goal):
         assert (out >= 0).sum() > out.size // 3  # most jumps were made and checked
 
 
+@pytest.mark.slow
 def test_boards_of_more_than_four_rows_go_state_by_state(tmp_path):
     puzzle = SlidingPuzzle("m", 2, 5, "11 22 33 44 50", metric="multi-tile")
     assert type(puzzle.layer_expansion()).__name__ == "MultiTileExpansion"
@@ -170,6 +177,7 @@ def test_boards_of_more_than_four_rows_go_state_by_state(tmp_path):
     assert layer_counts(puzzle, tmp_path) == plain_layers(puzzle)
 
 
+@pytest.mark.slow
 def test_the_plane_jumps_go_backward_on_the_last_layers(tmp_path):
     puzzle = SlidingPuzzle("m", 3, 3, "123 456 780", metric="multi-tile")
     expansion = puzzle.layer_expansion()
@@ -187,6 +195,7 @@ def test_multi_tile_moves_have_no_move_parity_and_no_manhattan_bound():
     assert multi.definition_hash() != SlidingPuzzle("m", 3, 3, "123 456 780").definition_hash()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width, height, goal", [(3, 3, "123 456 780"), (2, 4, "12 34 56 70")])
 def test_the_frontier_search_finds_the_in_memory_layers(tmp_path, width, height, goal):
     from puzzledb.bfs import select

@@ -87,8 +87,8 @@ def cache_directory():
 
 class _Recorder(event.Listener):
     """Appends a JSON line to a file for every kernel numba compiles in this process: its
-    module, name, argument types, seconds, and how deep inside another compile it ran
-    (benchmarks/bench_compile.py tabulates them).  Set by PUZZLEDB_COMPILE_LOG=FILE."""
+    module, name, argument types, seconds, how deep inside another compile it ran and when
+    it ended (benchmarks/bench_compile.py tabulates them).  Set by PUZZLEDB_COMPILE_LOG=FILE."""
 
     def __init__(self, path):
         self.path, self.started = path, []
@@ -101,7 +101,7 @@ class _Recorder(event.Listener):
         function = ev.data["dispatcher"].py_func
         line = dict(pid=os.getpid(), module=function.__module__, kernel=function.__name__,
                     args=[str(t) for t in ev.data["args"]], seconds=round(seconds, 4),
-                    depth=len(self.started))
+                    depth=len(self.started), ended=round(time.time(), 3))
         with open(self.path, "a") as out:
             out.write(json.dumps(line) + "\n")
 

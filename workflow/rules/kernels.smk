@@ -1,7 +1,7 @@
 # The kernels compiled ahead (opt-in: `snakemake --cores N kernels`): what every build of the
 # config and its queries will load, compiled into the kernel cache side by side, so that a
-# first build, or a cluster run's jobs on a shared cache, load instead of compiling (README,
-# "Quick start"; docs/scaling.md).  No build job takes it as an input: a finished database
+# first build, or a cluster run's jobs on a shared cache, load instead of compiling (docs/install.md,
+# "The kernel cache"; docs/scaling.md).  No build job takes it as an input: a finished database
 # is never rebuilt because this record was made again.
 
 

@@ -37,7 +37,7 @@ def repository_files():
 
 def documents():
     """The files whose text names repository files, relative to the root."""
-    found = ["README.md", "config.yaml", "Snakefile"]
+    found = ["README.md", "config.yaml", "Snakefile", "mkdocs.yml"]
     for pattern in ("docs/*.md", "workflow/rules/*.smk", "workflow/**/*.py", "scripts/*.py",
                     "benchmarks/*.py"):
         found += sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern))

@@ -67,7 +67,7 @@ def test_the_fifteen_puzzles_only_symmetry_is_its_transpose_renamed():
 
 @pytest.mark.parametrize("name", ["eight", "fifteen"])
 def test_a_sliding_board_keeps_every_position_unless_classes_are_asked_for(name):
-    """Its classes cost more time than they save (docs/benchmarks.md, "Symmetry never a
+    """Its classes cost more time than they save (docs/changelog.md, "Symmetry never a
     loss by default"): the frontier search keeps every position by default and says why,
     and goes by classes when told."""
     puzzle = puzzles.get(name)

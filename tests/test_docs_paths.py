@@ -1,5 +1,5 @@
-"""Every repository file the documentation names exists: the README, docs/*.md, the config's
-comments, the workflow's rule files, and the docstrings and comments of the package, its
+"""Every repository file the documentation names exists: the README, docs/*.md, mkdocs.yml,
+the config's comments, the workflow's rule files, and the docstrings and comments of the package, its
 rule scripts and benchmarks.  A file that moved leaves no stale name behind."""
 
 import os
@@ -19,6 +19,9 @@ NAME = re.compile(r"(?<![\w./~${}-])([\w.-]+(?:/[\w.-]+)*\.(?:" + "|".join(KINDS
 PLACEHOLDERS = re.compile(r"NNN|DDD|QQQ|PPP|NAME|PofQ")  # depth_NNN.h5, examples/NAME.tws
 # files of a user's own that examples name (a definition file given to a command or a config)
 USERS_FILES = {"my.tws", "puzzles/2x2x2.tws"}
+# files a build makes: the site's home page (mkdocs.yml), the README put there by
+# docs/readme_home.py
+GENERATED = {"index.md"}
 SKIPPED = {"results", "__pycache__", "build", "dist"}  # and hidden folders (.git, .snakemake)
 
 
@@ -54,7 +57,7 @@ def names_in(text):
             if not name.startswith(".") and not PLACEHOLDERS.search(name)
             and not (name.endswith(".tws") and ("/" not in name
                                                  or name.startswith("samples/")))
-            } - USERS_FILES
+            } - USERS_FILES - GENERATED
 
 
 def exists(name, files):

@@ -1,6 +1,6 @@
 """Every repository file the documentation names exists: the README, docs/*.md, mkdocs.yml,
-the config's comments, the workflow's rule files, and the docstrings and comments of the package, its
-rule scripts and benchmarks.  A file that moved leaves no stale name behind."""
+the config's comments, the workflow's rule files, and the docstrings and comments of the
+package, its rule scripts and benchmarks.  A file that moved leaves no stale name behind."""
 
 import os
 import re

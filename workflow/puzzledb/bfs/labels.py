@@ -109,11 +109,10 @@ def route_kernels(puzzle):
 
 def table_kernels(puzzle):
     """What the queries of a distance table call: route_kernels and a Walker's, over a
-    stand-in of the table's type (read-only, as a query maps it; the codes' values do not
-    change their types)."""
-    stand_in = np.zeros(1, np.uint64)
-    stand_in.flags.writeable = False
-    return route_kernels(puzzle) + Walker(puzzle, stand_in, Labels(3, (3, 1, 2))).kernels()
+    stand-in of the table's type (the Walker takes any table read-only; the codes' values
+    do not change their types)."""
+    return route_kernels(puzzle) + Walker(puzzle, np.zeros(1, np.uint64),
+                                          Labels(3, (3, 1, 2))).kernels()
 
 
 class Walker:

@@ -21,7 +21,7 @@ from puzzledb import paths, puzzles
 from puzzledb.cli import main
 from puzzledb.config import check_config
 from puzzledb.errors import ConfigError, StorageError
-from puzzledb.puzzles.blocks.split import SPLIT, job_of, units_of
+from puzzledb.puzzles.blocks.catalogue.split import SPLIT, job_of, units_of
 from puzzledb.puzzles.definitions import build
 from puzzledb.report.catalogue import merge, rows, search_part
 

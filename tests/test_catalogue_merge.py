@@ -32,7 +32,7 @@ def whole_merge(puzzle, parts):
     """The three tables as the merge wrote them before it streamed: every part read whole,
     the rows sorted at once (by moves, the most first, then by key; a stable sort of the
     parts one after another), formatted by the same compiled formatter."""
-    from puzzledb.puzzles.blocks import table_kernels
+    from puzzledb.puzzles.blocks.catalogue import table_rows
 
     read = [dict(np.load(p)) for p in parts]
     far, walls, moves, states, minimal, counts = (
@@ -44,7 +44,7 @@ def whole_merge(puzzle, parts):
     letters = np.frombuffer("".join(puzzle.letters()).encode(), np.uint8)
     goals = np.frombuffer("".join(c.label for c in puzzle.catalogue.classes
                                   if c.goal).encode(), np.uint8)
-    table = (",".join(COLUMNS) + "\n").encode() + table_kernels.csv_rows(
+    table = (",".join(COLUMNS) + "\n").encode() + table_rows.csv_rows(
         puzzle.tables(), order, moves, states, minimal, spans, counts, far, walls, letters,
         goals).tobytes()
     out = io.StringIO()

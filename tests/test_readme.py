@@ -729,8 +729,8 @@ def test_the_rush_hour_queries_run_as_the_guide_shows(tmp_path, capsys, monkeypa
     and merged, holds the one cluster of 51 moves the whole run found, so the query of 51
     moves prints the row the whole catalogue gives."""
     from lane_units import unit_of
-    from puzzledb.puzzles.blocks.lanes import units
-    from puzzledb.puzzles.blocks.split import job_of
+    from puzzledb.puzzles.blocks.catalogue.lanes import units
+    from puzzledb.puzzles.blocks.catalogue.split import job_of
     from puzzledb.report.catalogue import merge, search_part
 
     rush6 = puzzles.get("rush6-fogleman")

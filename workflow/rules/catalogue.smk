@@ -8,7 +8,7 @@ CATALOGUE = CatalogueRules(config)
 
 
 rule catalogue_part:
-    # One job's share of the units of work (puzzles/blocks/split.py), written whole or not at
+    # One job's share of the units of work (puzzles/blocks/catalogue/split.py), written whole or not at
     # all: a job killed is run again, the others' parts are kept.
     output:
         paths.catalogue_part(RESULTS),

@@ -1,10 +1,10 @@
-"""The catalogue of a box (puzzles/blocks/catalogue.py): its clusters searched by jobs, each
-taking its share of the units of work (puzzles/blocks/split.py: a lane catalogue's units,
-another's blocks of BLOCK candidate boards), each cluster by the job holding its least
-board; their parts merged into catalogue.csv (one row per cluster that reaches the goal, the
-hardest first), catalogue_summary.csv (per number of moves) and catalogue_totals.csv (the
-box's totals), and the hardest puzzles drawn for the report (catalogue_hardest.html); and the
-queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+"""The catalogue of a box (puzzles/blocks/catalogue/puzzle.py): its clusters searched by
+jobs, each taking its share of the units of work (puzzles/blocks/catalogue/split.py: a lane
+catalogue's units, another's blocks of BLOCK candidate boards), each cluster by the job
+holding its least board; their parts merged into catalogue.csv (one row per cluster that
+reaches the goal, the hardest first), catalogue_summary.csv (per number of moves) and
+catalogue_totals.csv (the box's totals), and the hardest puzzles drawn for the report
+(catalogue_hardest.html); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
 
 import csv
 import html
@@ -15,7 +15,7 @@ import numpy as np
 
 from puzzledb.bfs.memory import mb_of
 from puzzledb.errors import StorageError
-from puzzledb.puzzles.blocks.split import units_of
+from puzzledb.puzzles.blocks.catalogue.split import units_of
 from puzzledb.report.catalogue_parts import Merge, merge_bytes, read_parts, write_part
 from puzzledb.report.pictures import PAGE_CELL, board_svg
 from puzzledb.store.files import atomic_file, write_text
@@ -38,11 +38,11 @@ FOUND = ("info", "far", "walls", "counts", "lengths")
 def search_part(puzzle, job, jobs, path, log=None):
     """Job `job` (0-based) of `jobs`: its clusters, written to path (npz, whole or not at
     all).  A catalogue of bars (Rush Hour's) by its lanes' layouts (puzzles/blocks/
-    lane_search.py), any other by blocks of candidate boards."""
+    catalogue/job_lanes.py), any other by blocks of candidate boards."""
     if puzzle.lanes is not None:
-        from puzzledb.puzzles.blocks import lane_search  # compiled kernels: a job's import
+        from puzzledb.puzzles.blocks.catalogue import job_lanes  # compiled: a job's import
 
-        found, candidates = lane_search.search(puzzle, job, jobs, log)
+        found, candidates = job_lanes.search(puzzle, job, jobs, log)
     else:
         found, candidates = _block_search(puzzle, job, jobs, log)
     write_part(path, found, candidates, job, jobs, puzzle.tables().empty.size)
@@ -144,8 +144,8 @@ def totals(path):
 def _table_writer(puzzle, path):
     """catalogue.csv (whole or not at all): its header, then a function writing a block's
     rows in its order, a chunk at a time, by the compiled formatter of
-    puzzles/blocks/table_kernels.py."""
-    from puzzledb.puzzles.blocks import table_kernels  # compiled: a merge's import
+    puzzles/blocks/catalogue/table_rows.py."""
+    from puzzledb.puzzles.blocks.catalogue import table_rows  # compiled: a merge's import
 
     tables = puzzle.tables()
     letters = np.frombuffer("".join(puzzle.letters()).encode(), np.uint8)
@@ -156,7 +156,7 @@ def _table_writer(puzzle, path):
 
         def write(block):
             for order in block.chunks():
-                f.write(memoryview(table_kernels.csv_rows(
+                f.write(memoryview(table_rows.csv_rows(
                     tables, order, block.moves, block.states, block.minimal, block.spans,
                     block.counts, block.far, block.walls, letters, goal_letters)))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzledb.errors import StorageError
-from puzzledb.puzzles.blocks.split import SPLIT
+from puzzledb.puzzles.blocks.catalogue.split import SPLIT
 from puzzledb.store.files import atomic_file
 
 ORDER = "moves-descending,key/1"  # the rows' order in a part, recorded in it

@@ -1,8 +1,9 @@
 """The sliding-blocks family (docs/blocks.md): one puzzle of a box (`board:`, puzzle.py), or
-a catalogue of every board of a box around its goal pieces (`catalogue:`, catalogue.py)."""
+a catalogue of every board of a box around its goal pieces (`catalogue:`, the package
+catalogue/)."""
 
 from puzzledb.errors import DefinitionError
-from puzzledb.puzzles.blocks.catalogue import CataloguePuzzle
+from puzzledb.puzzles.blocks.catalogue.puzzle import CataloguePuzzle
 from puzzledb.puzzles.blocks.puzzle import BlocksPuzzle
 
 

@@ -2,7 +2,7 @@
 any number of pieces of given shapes (and up to `walls` 1x1 cells that never move, and at
 least `min_empty` empty cells), as the definition `catalogue: {pieces: [...], walls: N,
 min_empty: N}` declares it.  Plain Python: the box, the classes of pieces and the compiled
-kernels' tables (catalogue_kernels.py, cluster_kernels.py); docs/blocks.md, "The
+kernels' tables (cluster_search_blocks.py, candidate_walk_blocks.py); docs/blocks.md, "The
 catalogue", tells the whole story.
 
 A board is keyed by what covers each cell: the class of the piece there, or nothing, one
@@ -32,12 +32,12 @@ from puzzledb.puzzles.blocks.drawing import (
     shape_label,
 )
 from puzzledb.puzzles.blocks.boards import read_board
-from puzzledb.puzzles.blocks.box import count_boards
-from puzzledb.puzzles.blocks.lanes import SPACES, Lanes, is_lane_catalogue
+from puzzledb.puzzles.blocks.catalogue.box import count_boards
+from puzzledb.puzzles.blocks.catalogue.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
-SEEN_BOUND = 1 << 22  # candidates a job remembers as met (cluster_kernels.SEEN)
+SEEN_BOUND = 1 << 22  # candidates a job remembers as met (candidate_walk_blocks.SEEN)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
 JOBS = ("config catalogue_jobs: {name: J}, the blocks of candidates dealt in rounds of J, one "
         "to each job in an order shuffled by the round (split.py); rule catalogue merges "
@@ -249,7 +249,7 @@ def _tables(cat):
 class CataloguePuzzle(Puzzle, Catalogued):
     """A catalogue definition as the command line sees it: its boards (any pieces of its
     shapes around the goal pieces, walls '#') parsed, written and drawn, and answered one at
-    a time by a search of the board's cluster (cluster_kernels.py).  It has no rank space
+    a time by a search of the board's cluster (candidate_walk_blocks.py).  It has no rank space
     and no database: the `catalogue` rule (report/catalogue.py) catalogues its clusters.
 
     A board is an int64 array, one code a cell: 0 empty, -1 a wall ('#', the definition's
@@ -257,7 +257,7 @@ class CataloguePuzzle(Puzzle, Catalogued):
     of class k (K classes)."""
 
     family = "blocks"
-    kernels = "puzzledb.puzzles.blocks.cluster_kernels"
+    kernels = "puzzledb.puzzles.blocks.catalogue.candidate_walk_blocks"
     drawn = True
 
     def __init__(self, name, goal, catalogue, metric="step", axis="free", description=""):
@@ -441,7 +441,7 @@ class CataloguePuzzle(Puzzle, Catalogued):
 
     # -- keys ------------------------------------------------------------------------------
     def key(self, board):
-        """A board's key (catalogue_kernels) and its walls' cell mask."""
+        """A board's key (cluster_search_blocks) and its walls' cell mask."""
         tables = self.tables()
         key = tables.empty.copy()
         pieces, walls = self.pieces(board)

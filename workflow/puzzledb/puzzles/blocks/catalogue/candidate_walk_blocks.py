@@ -1,14 +1,14 @@
-"""The compiled kernels of a catalogue (catalogue.py) on the search of a cluster
-(catalogue_kernels.py): the candidate boards, listed in order; each cluster searched from its
-least board, its farthest board, Fogleman's minimality, its depths counted; one board's
+"""The compiled kernels of a catalogue (puzzle.py) on the search of a cluster
+(cluster_search_blocks.py): the candidate boards, listed in order; each cluster searched from
+its least board, its farthest board, Fogleman's minimality, its depths counted; one board's
 optimal solution.  tests/test_catalogue.py compares them with a plain-Python model."""
 
 import numpy as np
 
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import popcount
-from puzzledb.puzzles.blocks.catalogue import SEEN_BOUND
-from puzzledb.puzzles.blocks.catalogue_kernels import (
+from puzzledb.puzzles.blocks.catalogue.puzzle import SEEN_BOUND
+from puzzledb.puzzles.blocks.catalogue.cluster_search_blocks import (
     FIRST,
     LEFT,
     MOVES,

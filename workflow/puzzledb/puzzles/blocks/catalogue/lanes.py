@@ -1,6 +1,6 @@
 """The lanes of a catalogue of bars (Rush Hour's cars and trucks: every piece an Nx1 or 1xN
-bar sliding along its length), the tables of its compiled search (lane_kernels.py).  Plain
-Python; docs/blocks.md, "The catalogue", tells the story.
+bar sliding along its length), the tables of its compiled search (cluster_search_lanes.py).
+Plain Python; docs/blocks.md, "The catalogue", tells the story.
 
 A bar never leaves its row or column (its *line*), and the bars of a line never pass one
 another, so a board's *layout* (each line's bars in order, its *content*, and the walls)
@@ -45,7 +45,7 @@ LaneTables = namedtuple("LaneTables", "lines rows horizontal content_first line_
 
 
 def is_lane_catalogue(cat):
-    """Whether every class of a catalogue (catalogue.Catalogue) is a bar moving along its
+    """Whether every class of a catalogue (puzzle.Catalogue) is a bar moving along its
     length: a piece of one row (or one column) of two cells or more that moves along it."""
     for piece_class in cat.classes:
         rows = {r for r, _ in piece_class.shape}
@@ -158,7 +158,7 @@ class Lanes:
                                   f"boards, more than {MARK_LIMIT:,}: the box is too large")
 
     def info_lines(self):
-        """`puzzledb info`'s lines: the units of work, a job's memory (lane_search.py)."""
+        """`puzzledb info`'s lines: the units of work, a job's memory (job_lanes.py)."""
         wall_sets, rows = units(self)
         ranks = self.max_ranks()
         return [("layouts", f"{len(wall_sets) * rows:,} units of work (a choice of each "

@@ -1,7 +1,7 @@
 """The compiled walk of a lane catalogue's units of work (lanes.units): a unit is a set of
 walls and the contents of every row; its layouts add the contents of every column that
 leave a goal board; each layout's goal boards are met in turn, and each not yet marked is
-the first of a new cluster, searched whole (lane_kernels.py) and written to the job's
+the first of a new cluster, searched whole (cluster_search_lanes.py) and written to the job's
 output.  tests/test_catalogue.py compares the rows with a plain-Python model.
 
 Everything a unit needs is preallocated (new_work, new_output): a kernel that runs out of
@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from puzzledb.compiled import jit
-from puzzledb.puzzles.blocks.lane_kernels import (
+from puzzledb.puzzles.blocks.catalogue.cluster_search_lanes import (
     SEEN,
     decode,
     depths,
@@ -41,7 +41,7 @@ DIRTY, ROWS, COUNTS, LAYOUTS, GOALS, CLUSTERS, BOARDS = range(7)
 Work = namedtuple("Work", "marks seen dirty count qp qr dp dr mp mr counts lay weight "
                   "active digits bars_moved lay2 weight2 comp ncomp at qo do")
 # A job's output: each cluster's states, moves and minimal (info), farthest board (far: its
-# key, catalogue.py) and walls, and its counts (counts[spans[i]:spans[i + 1]]).
+# key, puzzle.py) and walls, and its counts (counts[spans[i]:spans[i + 1]]).
 Output = namedtuple("Output", "info far walls spans counts")
 
 
@@ -71,7 +71,7 @@ def new_output(key_words, rows, counts):
 
 @jit
 def _key(t, kt, lay, active, na, packed):
-    """The board's key (catalogue.py: a class a cell) from its digits."""
+    """The board's key (puzzle.py: a class a cell) from its digits."""
     key = kt.empty.copy()
     for a in range(na):
         line = active[a]

@@ -1,7 +1,8 @@
-"""The compiled search of a catalogue's cluster (catalogue.py): boards keyed by what covers
+"""The compiled search of a catalogue's cluster (puzzle.py): boards keyed by what covers
 each cell, their moves, a set of keys, the boards that reach one another from one of them,
-and their depths.  cluster_kernels.py builds the catalogue on them; tests/test_catalogue.py
-compares both with a plain-Python model of the rules written in the test.
+and their depths.  candidate_walk_blocks.py builds the catalogue on them;
+tests/test_catalogue.py compares both with a plain-Python model of the rules written in the
+test.
 
 A key is `words` uint64 words (CatalogueTables.empty: an empty board); moving a piece of
 class k from anchor a to b is key ^ delta[k, a] ^ delta[k, b].  Walls (1x1 cells that never

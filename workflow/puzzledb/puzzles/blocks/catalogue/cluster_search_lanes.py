@@ -2,9 +2,9 @@
 and ranked; a cluster explored from one of its goal boards with two bits a rank (marks), its
 goal boards listed on the way, its depths by a breadth-first search from all of them, its
 farthest board, Fogleman's solution and minimality.  A line's moves are looked up by the
-pattern of its cells covered (`legal`).  layout_kernels.py walks the layouts of a unit of
-work and calls `cluster` for each new cluster; tests/test_catalogue.py compares both with a
-plain-Python model of the rules, and the moves by pattern with the moves one by one.
+pattern of its cells covered (`legal`).  candidate_walk_lanes.py walks the layouts of a unit
+of work and calls `cluster` for each new cluster; tests/test_catalogue.py compares both with
+a plain-Python model of the rules, and the moves by pattern with the moves one by one.
 
 A layout (its content of each line, `lay`, and its walls) has ranks 0 .. product of its
 radices - 1 (`weight`: each line's place value, the columns last).  The marks hold two bits

@@ -197,7 +197,7 @@ def board(args):
     """The unit of work holding a board, searched alone: its cluster's row."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from lane_units import unit_of  # a helper of the tests: the catalogue never needs it
-    from puzzledb.puzzles.blocks.catalogue import job_lanes
+    from puzzledb.puzzles.blocks.catalogue import job
     from puzzledb.puzzles.blocks.catalogue.lanes import units
     from puzzledb.puzzles.blocks.catalogue.split import job_of
 
@@ -207,7 +207,7 @@ def board(args):
     wall_sets, per = units(puzzle.lanes)
     total = len(wall_sets) * per
     started = time.process_time()
-    found, _ = job_lanes.search(puzzle, job_of(unit, total), total)  # the unit alone
+    found, _ = job.search(puzzle, job_of(unit, total), total)  # the unit alone
     seconds = time.process_time() - started
     info, far = np.concatenate(found["info"]), np.concatenate(found["far"])
     walls = np.concatenate(found["walls"])
@@ -225,19 +225,19 @@ def board(args):
 
 def balance(args):
     """Each unit's work alone, then the jobs' work under the two splits."""
-    from puzzledb.puzzles.blocks.catalogue import job_lanes
+    from puzzledb.puzzles.blocks.catalogue import job
     from puzzledb.puzzles.blocks.catalogue.lanes import units
     from puzzledb.puzzles.blocks.catalogue.split import job_of, units_of
 
     puzzle = puzzles.get(args.name)
     wall_sets, per = units(puzzle.lanes)
     total = len(wall_sets) * per
-    job_lanes.search(puzzles.get("rush4"), 0, 1)  # the kernels compiled and loaded first
+    job.search(puzzles.get("rush4"), 0, 1)  # the kernels compiled and loaded first
     count = min(total, args.units or total)
     seconds, boards = np.zeros(count), np.zeros(count, np.int64)
     for u in range(count):
         started = time.process_time()
-        found, _ = job_lanes.search(puzzle, job_of(u, total), total)
+        found, _ = job.search(puzzle, job_of(u, total), total)
         seconds[u] = time.process_time() - started
         boards[u] = sum(int(i[:, 0].sum()) for i in found["info"])
     empty = seconds.min()

@@ -332,9 +332,9 @@ def test_blocks_of_a_few_candidates_dealt_to_three_jobs_give_the_plain_models_cl
         tmp_path, monkeypatch):
     """The block search's share (split.py over blocks counted as the walk meets them), with
     blocks of 4 candidates so that each job takes many: every cluster once, as the model."""
-    import puzzledb.report.catalogue as catalogue
+    from puzzledb.puzzles.blocks.catalogue import job_blocks
 
-    monkeypatch.setattr(catalogue, "BLOCK", 4)
+    monkeypatch.setattr(job_blocks, "BLOCK", 4)
     puzzle = build("blocks-3x3", {"family": "blocks", "goal": "... .XX ...", "metric": "step",
                                   "axis": "free", "catalogue": {"pieces": ["2x1", "1x2", "1x1"]}})
     model = Model(puzzle)

@@ -1,10 +1,10 @@
-"""The catalogue of a box (puzzles/blocks/catalogue/puzzle.py): its clusters searched by
-jobs, each taking its share of the units of work (puzzles/blocks/catalogue/split.py: a lane
-catalogue's units, another's blocks of BLOCK candidate boards), each cluster by the job
-holding its least board; their parts merged into catalogue.csv (one row per cluster that
-reaches the goal, the hardest first), catalogue_summary.csv (per number of moves) and
-catalogue_totals.csv (the box's totals), and the hardest puzzles drawn for the report
-(catalogue_hardest.html); and the queries of `puzzledb catalogue`.  docs/blocks.md, "The catalogue"."""
+"""The catalogue of a box, past its search (puzzles/blocks/catalogue/: its clusters searched
+by jobs, each taking its share of the units of work, each cluster by the job holding its
+least board): a job's clusters written as its part; the parts merged into catalogue.csv (one
+row per cluster that reaches the goal, the hardest first), catalogue_summary.csv (per number
+of moves) and catalogue_totals.csv (the box's totals), and the hardest puzzles drawn for the
+report (catalogue_hardest.html); and the queries of `puzzledb catalogue`.  docs/blocks.md,
+"The catalogue"."""
 
 import csv
 import html
@@ -15,12 +15,11 @@ import numpy as np
 
 from puzzledb.bfs.memory import mb_of
 from puzzledb.errors import StorageError
-from puzzledb.puzzles.blocks.catalogue.split import units_of
+from puzzledb.puzzles.blocks.catalogue import job as catalogue_job
 from puzzledb.report.catalogue_parts import Merge, merge_bytes, read_parts, write_part
 from puzzledb.report.pictures import PAGE_CELL, board_svg
 from puzzledb.store.files import atomic_file, write_text
 
-BLOCK = 1 << 16  # candidates a job takes at a time (its share comes in blocks this size)
 HARDEST = 12  # the rows drawn on the report's page of the hardest puzzles
 COLUMNS = ("moves", "board", "states", "minimal", "counts")
 SUMMARY = ("moves", "clusters", "minimal")
@@ -29,51 +28,13 @@ SUMMARY = ("moves", "clusters", "minimal")
 # cluster that cannot reach the goal, so those clusters are not counted, only their boards)
 TOTALS = ("boards", "clusters_reaching", "boards_reaching", "boards_not_reaching",
           "largest_reaching")
-# what a job's search finds, lists of arrays: each cluster's states, moves and minimal
-# (info), farthest board's key (far) and walls, its distance counts (counts, flat) and how
-# many there are (lengths)
-FOUND = ("info", "far", "walls", "counts", "lengths")
 
 
 def search_part(puzzle, job, jobs, path, log=None):
-    """Job `job` (0-based) of `jobs`: its clusters, written to path (npz, whole or not at
-    all).  A catalogue of bars (Rush Hour's) by its lanes' layouts (puzzles/blocks/
-    catalogue/job_lanes.py), any other by blocks of candidate boards."""
-    if puzzle.lanes is not None:
-        from puzzledb.puzzles.blocks.catalogue import job_lanes  # compiled: a job's import
-
-        found, candidates = job_lanes.search(puzzle, job, jobs, log)
-    else:
-        found, candidates = _block_search(puzzle, job, jobs, log)
+    """Job `job` (0-based) of `jobs`: its clusters (puzzles/blocks/catalogue/job.py), written
+    to path (npz, whole or not at all)."""
+    found, candidates = catalogue_job.search(puzzle, job, jobs, log)
     write_part(path, found, candidates, job, jobs, puzzle.tables().empty.size)
-
-
-def _block_search(puzzle, job, jobs, log):
-    """The clusters whose least board is in the job's blocks of candidates (its share by
-    split.py: blocks counted as the walk meets them, ascending)."""
-    kernels, tables = puzzle.compiled, puzzle.tables()
-    walk = kernels.new_walk(tables, puzzle.catalogue.walls, puzzle.catalogue.min_empty)
-    search, more = kernels.new_search(tables), kernels.new_search(tables)
-    keys = np.empty((BLOCK, tables.empty.size), np.uint64)
-    walls = np.empty(BLOCK, np.uint64)
-    found = {name: [] for name in FOUND}
-    candidates = 0
-    for block in units_of(job, jobs):
-        lo = block * BLOCK
-        count = kernels.boards(tables, walk, lo, lo + BLOCK, keys, walls)
-        if count == 0:
-            return found, candidates
-        candidates += count
-        info, far, spans, counts, search, more = kernels.clusters(tables, keys, walls, count,
-                                                                  search, more)
-        found["info"].append(info[:, 1:])
-        found["far"].append(far)
-        found["walls"].append(walls[info[:, 0]])
-        found["counts"].append(counts[:spans[-1]])
-        found["lengths"].append(np.diff(spans))
-        if log:
-            log(f"{puzzle.name}: job {job + 1} of {jobs}: {candidates:,} candidates, "
-                f"{sum(len(i) for i in found['info']):,} clusters")
 
 
 def merge(puzzle, parts, table_path, summary_path, totals_path, log=None):

@@ -28,9 +28,10 @@ LOCAL_HEADER = 30  # bytes of a zip entry's local header before its name and ext
 
 
 def write_part(path, found, candidates, job, jobs, words):
-    """A job's clusters (search_part's found: lists of arrays) written to path (npz, whole or
-    not at all) in the catalogue's order: its rows by moves, the most first, then by key, a
-    stable sort (equal keys keep the order they were found in).  The lists are let go as
+    """A job's clusters (found: puzzles/blocks/catalogue/job.py's FOUND, lists of arrays)
+    written to path (npz, whole or not at all) in the catalogue's order: its rows by moves,
+    the most first, then by key, a stable sort (equal keys keep the order they were found
+    in).  The lists are let go as
     they are joined and each column is put in order alone, so the job holds its clusters
     once, an order (8 bytes a cluster) and one column more, not twice as before."""
     info = _joined(found, "info", np.empty((0, 3), np.int64))

@@ -1,6 +1,6 @@
-"""A job of a lane catalogue (lanes.py): its units of work (split.py's share of the job), each
-walked by candidate_walk_lanes.walk_unit, the arrays grown when a kernel runs out of room; the
-clusters' rows as report/catalogue.py's part files hold them."""
+"""A job of a lane catalogue (lanes.py): its units of work (split.py's share of the job),
+each walked by candidate_walk_lanes.walk_unit, the arrays grown when a kernel runs out of
+room; the clusters' rows appended to the job's found (job.py's FOUND)."""
 
 import numpy as np
 
@@ -12,9 +12,9 @@ QUEUE = 1 << 16  # boards a cluster's queues hold at first (grown when one needs
 ROWS = 1 << 16  # clusters the output holds before it is taken away
 
 
-def search(puzzle, job, jobs, log=None):
-    """The clusters of job `job` (0-based) of `jobs` (a dict of lists of arrays, as
-    report/catalogue.py's FOUND), and the goal boards met."""
+def search(puzzle, job, jobs, found, log=None):
+    """The clusters of job `job` (0-based) of `jobs`, appended to found; the goal boards
+    met."""
     lanes, kt = puzzle.lanes, puzzle.tables()
     t = lanes.tables()
     wall_sets, per = units(lanes)
@@ -22,7 +22,6 @@ def search(puzzle, job, jobs, log=None):
     radices = [len(lanes.contents[r]) for r in range(height)]
     work = walk.new_work(t, lanes.max_ranks(), QUEUE)
     output = walk.new_output(kt.empty.size, ROWS, ROWS * 16)
-    found = {name: [] for name in ("info", "far", "walls", "counts", "lengths")}
     total = len(wall_sets) * per
     share = list(units_of(job, jobs, total))
     for done, u in enumerate(share):
@@ -47,7 +46,7 @@ def search(puzzle, job, jobs, log=None):
             log(f"{puzzle.name}: job {job + 1} of {jobs}: {done + 1:,} units of "
                 f"{len(share):,}, {int(work.count[walk.CLUSTERS]):,} clusters")
     _take(work, output, found)
-    return found, int(work.count[walk.GOALS])
+    return int(work.count[walk.GOALS])
 
 
 def _take(work, output, found):

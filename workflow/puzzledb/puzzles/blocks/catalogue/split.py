@@ -9,7 +9,7 @@ part (SPLIT) so that the merge refuses parts made under two splits; docs/blocks.
 
 import numpy as np
 
-SPLIT = "shuffled-rounds/1"  # this rule's name, in each part (report/catalogue.py)
+SPLIT = "shuffled-rounds/1"  # this rule's name, in each part (report/catalogue_parts.py)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -1,4 +1,4 @@
-"""How many boards a catalogue's box holds (puzzle.py): every board the catalogue stands
+"""How many boards a catalogue's box holds (definition.py): every board the catalogue stands
 for, counted without listing one, cell by cell in reading order, remembering only what the
 cells ahead must know (which are covered already, walls left, goal pieces placed, empty
 cells still wanted, and in Fogleman's space what fills the row and the columns so far).
@@ -10,7 +10,7 @@ from functools import lru_cache
 
 
 def count_boards(cat, space="every"):
-    """The boards of a catalogue (puzzle.Catalogue): each goal piece once, anywhere in
+    """The boards of a catalogue (definition.Catalogue): each goal piece once, anywhere in
     its lane, any number of pieces of the other classes, up to cat.walls walls on cells
     that leave the goal open (not under a goal piece at its goal) and at least
     cat.min_empty cells empty, as the searches list them; in Fogleman's space (lanes.py,

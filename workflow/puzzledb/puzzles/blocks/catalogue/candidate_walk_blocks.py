@@ -1,4 +1,4 @@
-"""The compiled kernels of a catalogue (puzzle.py) on the search of a cluster
+"""The compiled kernels of a catalogue (definition.py) on the search of a cluster
 (cluster_search_blocks.py): the candidate boards, listed in order; each cluster searched from
 its least board, its farthest board, Fogleman's minimality, its depths counted; one board's
 optimal solution.  tests/test_catalogue.py compares them with a plain-Python model."""

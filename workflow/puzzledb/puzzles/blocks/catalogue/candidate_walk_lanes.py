@@ -41,7 +41,7 @@ DIRTY, ROWS, COUNTS, LAYOUTS, GOALS, CLUSTERS, BOARDS = range(7)
 Work = namedtuple("Work", "marks seen dirty count qp qr dp dr mp mr counts lay weight "
                   "active digits bars_moved lay2 weight2 comp ncomp at qo do")
 # A job's output: each cluster's states, moves and minimal (info), farthest board (far: its
-# key, puzzle.py) and walls, and its counts (counts[spans[i]:spans[i + 1]]).
+# key, definition.py) and walls, and its counts (counts[spans[i]:spans[i + 1]]).
 Output = namedtuple("Output", "info far walls spans counts")
 
 
@@ -71,7 +71,7 @@ def new_output(key_words, rows, counts):
 
 @jit
 def _key(t, kt, lay, active, na, packed):
-    """The board's key (puzzle.py: a class a cell) from its digits."""
+    """The board's key (definition.py: a class a cell) from its digits."""
     key = kt.empty.copy()
     for a in range(na):
         line = active[a]

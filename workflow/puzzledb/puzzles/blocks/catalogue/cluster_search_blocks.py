@@ -1,4 +1,4 @@
-"""The compiled search of a catalogue's cluster (puzzle.py): boards keyed by what covers
+"""The compiled search of a catalogue's cluster (definition.py): boards keyed by what covers
 each cell, their moves, a set of keys, the boards that reach one another from one of them,
 and their depths.  candidate_walk_blocks.py builds the catalogue on them;
 tests/test_catalogue.py compares both with a plain-Python model of the rules written in the

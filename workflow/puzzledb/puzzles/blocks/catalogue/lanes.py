@@ -45,7 +45,7 @@ LaneTables = namedtuple("LaneTables", "lines rows horizontal content_first line_
 
 
 def is_lane_catalogue(cat):
-    """Whether every class of a catalogue (puzzle.Catalogue) is a bar moving along its
+    """Whether every class of a catalogue (definition.Catalogue) is a bar moving along its
     length: a piece of one row (or one column) of two cells or more that moves along it."""
     for piece_class in cat.classes:
         rows = {r for r, _ in piece_class.shape}

@@ -42,7 +42,7 @@ def _length(i, moves, states, minimal, spans, counts, board_bytes):
 
 @jit
 def _board(t, key, walls, letters, goal_letters, out, at):
-    """The board of a key (t: puzzle.CatalogueTables) drawn into out from at: its rows
+    """The board of a key (t: definition.CatalogueTables) drawn into out from at: its rows
     separated by spaces; the goal pieces by their letters, the others lettered in reading
     order from letters; walls '#'."""
     cells, width = t.cells, t.width

@@ -7,7 +7,6 @@ import numpy as np
 
 from puzzledb.compiled import jit
 from puzzledb.compiled.bitops import popcount
-from puzzledb.puzzles.blocks.catalogue.puzzle import SEEN_BOUND
 from puzzledb.puzzles.blocks.catalogue.cluster_search_blocks import (
     FIRST,
     LEFT,
@@ -31,6 +30,7 @@ from puzzledb.puzzles.blocks.catalogue.cluster_search_blocks import (
     less,
     new_search,
 )
+from puzzledb.puzzles.blocks.catalogue.definition import SEEN_BOUND
 
 SEEN = SEEN_BOUND  # candidates kept as met, at most (then forgotten: they are searched)
 __all__ = ["new_search", "new_walk", "boards", "clusters", "solution"]

@@ -24,6 +24,7 @@ from puzzledb.puzzles.blocks.drawing import STEPS, Drawing, DrawingError, lane_o
 from puzzledb.puzzles.blocks.puzzle import METRICS
 
 UP, DOWN, LEFT, RIGHT = range(4)  # drawing.STEPS's order
+SEEN_BOUND = 1 << 22  # candidates a job remembers as met (candidate_walk_blocks.SEEN)
 
 # The kernels' data: the box (cells, width, the '#' cells), the metric, the goal classes
 # (the first `goals` classes) and where they stand; for every class and anchor the cells it

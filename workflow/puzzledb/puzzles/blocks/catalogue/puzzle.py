@@ -9,11 +9,10 @@ from puzzledb.puzzles.base import Puzzle
 from puzzledb.puzzles.capabilities import Catalogued
 from puzzledb.puzzles.blocks.boards import read_board
 from puzzledb.puzzles.blocks.catalogue.box import count_boards
-from puzzledb.puzzles.blocks.catalogue.definition import Catalogue
+from puzzledb.puzzles.blocks.catalogue.definition import SEEN_BOUND, Catalogue
 from puzzledb.puzzles.blocks.catalogue.lanes import SPACES, Lanes, is_lane_catalogue
 from puzzledb.puzzles.blocks.drawing import EMPTY, WALL, shape_label
 
-SEEN_BOUND = 1 << 22  # candidates a job remembers as met (candidate_walk_blocks.SEEN)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwxyz0123456789"  # format's
 JOBS = ("config catalogue_jobs: {name: J}, the blocks of candidates dealt in rounds of J, one "
         "to each job in an order shuffled by the round (split.py); rule catalogue merges "

@@ -1,6 +1,7 @@
 """The architecture as a tool checks it: import-linter's contracts in pyproject.toml (the
 package's layers, families that never import the engines, search modes chosen above the
-engines and registered below them) hold for the package; the families and the engines meet
+engines and registered below them, a catalogue's jobs above its walks and cluster searches)
+hold for the package; the families and the engines meet
 through the expansion protocol; and what only plans (the Snakefile's parse, the workflow
 adapter) loads no compiled code."""
 

@@ -102,8 +102,8 @@ def package(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(copy.parent),
                PUZZLEDB_CACHE_DIR=str(tmp_path / "cache"))
 
-    def run():
-        done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
+    def run(script=SCRIPT):
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                               text=True, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         found = json.loads(done.stdout)
@@ -149,6 +149,24 @@ def test_an_edit_of_a_module_the_kernels_share_recompiles_them_all(package):
     with open(copy / "compiled" / "__init__.py", "a") as shared:
         shared.write("\n# an edit\n")
     assert run()[1] == ["answer", "bound", "bound_of", "twice"]
+
+
+def test_an_index_naming_a_tables_type_that_moved_away_or_cut_short_is_a_miss(package):
+    """numba reads a kernel's index (its keys hold the argument types) before it checks the
+    stamp: one naming a class no longer where it was, or a truncated one, is recompiled."""
+    copy, run = package
+    run()
+    (copy / "zz_types.py").write_text(
+        'from collections import namedtuple\nZTables = namedtuple("ZTables", "base")\n')
+    edit(copy / "zz_tables.py", 'ZTables = namedtuple("ZTables", "base")',
+         "from puzzledb import zz_types")
+    edit(copy / "zz_tables.py", "register(ZTables", "register(zz_types.ZTables")
+    moved = SCRIPT.replace("from puzzledb.zz_tables import ZTables",
+                           "import puzzledb.zz_tables\nfrom puzzledb.zz_types import ZTables")
+    assert run(moved) == ([2, 15], ["bound", "bound_of"])
+    for index in (copy.parent.parent / "cache").rglob("*.nbi"):
+        index.write_bytes(index.read_bytes()[:-20])
+    assert run(moved) == ([2, 15], ["answer", "bound", "bound_of", "twice"])
 
 
 def test_two_processes_on_one_cold_cache_compile_each_kernel_once(package, tmp_path):

@@ -24,6 +24,7 @@ import fcntl
 import hashlib
 import json
 import os
+import pickle
 import re
 import shutil
 import tempfile
@@ -36,6 +37,7 @@ from numba.core import event, types
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
+    IndexDataCacheFile,
     UserProvidedCacheLocator,
 )
 
@@ -229,6 +231,19 @@ class _Impl(CompileResultCacheImpl):
     _locator_classes = [_Locator]
 
 
+class _IndexFile(IndexDataCacheFile):
+    """numba's index of a kernel's entries, read as a miss when it no longer unpickles: its
+    keys hold the argument types, so an index written before a tables type moved to another
+    module (or by another numba) names a class that is gone.  numba reads the index before it
+    checks the source stamp, so such an index would raise where it is only stale."""
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError):
+            return {}
+
+
 _held = {}  # lock path -> [open file, depth]: the kernels this process is compiling
 
 
@@ -237,6 +252,11 @@ class KernelCache(FunctionCache):
     across processes around each compile."""
 
     _impl_class = _Impl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _IndexFile(self._cache_path, self._impl.filename_base,
+                                      self._cache_file._source_stamp)
 
     def _index_key(self, sig, codegen):
         return super()._index_key(sig, codegen) + (signature_digest(sig),)

@@ -123,7 +123,8 @@ def test_a_second_process_loads_every_kernel_and_an_edit_without_kernels_compile
     assert run() == ([2, 15], [])
     with open(copy / "cli.py", "a") as cli:  # a module no kernel imports
         cli.write("\n# an edit\n")
-    for module in ("report/page.py", "compiled/caching.py", "compiled/compiling.py"):
+    for module in ("report/page.py", "compiled/caching.py", "compiled/compiling.py",
+                   "compiled/numba_copies.py"):
         with open(copy / module, "a") as source:  # no kernel runs their code
             source.write("\n# an edit\n")
     assert run() == ([2, 15], [])

@@ -25,6 +25,7 @@ from numba.extending import overload
 
 from puzzledb.compiled.caching import cache_directory, depends, enable, in_cache  # noqa: F401
 from puzzledb.compiled.compiling import prepare  # noqa: F401
+from puzzledb.compiled.numba_copies import skip_needless_copies  # noqa: F401  (at a first compile)
 
 
 @cache

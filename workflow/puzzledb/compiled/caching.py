@@ -51,8 +51,10 @@ _IMPORT = re.compile(
 
 _DEPENDS = {}  # tables type -> names of the modules whose kernels are registered for it
 # modules every kernel imports (through compiled) that hold no code a kernel runs: how
-# kernels are cached and compiled; an edit of them recompiles nothing
-_NOT_RUN = frozenset({"puzzledb.compiled.caching", "puzzledb.compiled.compiling"})
+# kernels are cached and compiled (numba_copies: the same machine code either way); an edit
+# of them recompiles nothing
+_NOT_RUN = frozenset({"puzzledb.compiled.caching", "puzzledb.compiled.compiling",
+                      "puzzledb.compiled.numba_copies"})
 
 
 def cache_root():

@@ -374,15 +374,29 @@ FAILINGS = [Failing("EIO once", errno.EIO, False),
 FAULTS_UNDER = "PUZZLEDB_FAULTS_UNDER"  # the shim counts the calls on paths under it
 
 
-def test_every_call_of_each_store_write_failing_in_turn_is_one_line_and_leaves_no_bad_file(
-        request, tmp_path):
+def every_call(calls):
+    return range(1, calls + 1)
+
+
+def ends_and_middle(calls):
+    """The first and last calls of a write, where its kinds of call are (mkdir, open, the
+    first writes; the last writes, ftruncate, rename), and a few of the writes between."""
+    return sorted({*range(1, min(calls, 6) + 1), *range(max(calls - 5, 1), calls + 1),
+                   *(1 + calls * k // 4 for k in range(1, 4))})
+
+
+@pytest.mark.parametrize("calls", [ends_and_middle,
+                                   pytest.param(every_call, marks=pytest.mark.slow)],
+                         ids=["ends and middle", "every call"])
+def test_each_call_of_each_store_write_failing_in_turn_is_one_line_and_leaves_no_bad_file(
+        calls, request, tmp_path):
     shim = Shim.loaded()
     if shim is None:
         run_again_under_the_shim(request, tmp_path)
         return
     for name, write, puzzle in STORE_WRITES:
         every_fault(name, shim, store_write(write), puzzle,
-                    Path(os.environ[FAULTS_UNDER]) / name, tmp_path)
+                    Path(os.environ[FAULTS_UNDER]) / name, tmp_path, calls)
 
 
 @pytest.mark.slow
@@ -490,11 +504,11 @@ def store_write(write):
     return job
 
 
-def every_fault(name, shim, job, puzzle, under, logs):
-    """Run the job once to count its calls, then once failing each of them in each way
-    (FAILINGS), checking what each failure leaves and that the job run again ends with
-    what the clean run wrote; print what was injected.  Its output goes to files in `logs`,
-    where the shim does not count."""
+def every_fault(name, shim, job, puzzle, under, logs, chosen=every_call):
+    """Run the job once to count its calls, then once failing each of them (those `chosen`
+    picks from their number) in each way (FAILINGS), checking what each failure leaves and
+    that the job run again ends with what the clean run wrote; print what was injected.
+    Its output goes to files in `logs`, where the shim does not count."""
     reference = under / "reference"
     under.mkdir(parents=True, exist_ok=True)  # made once: not one of the job's calls
     shim.arm()
@@ -504,7 +518,7 @@ def every_fault(name, shim, job, puzzle, under, logs):
     assert calls and expected, "the job wrote nothing"
     kinds = Counter()  # the calls, by name
     injected = 0
-    for call in range(1, calls + 1):
+    for call in chosen(calls):
         for failing in FAILINGS:
             results = under / f"fail{call:05d}"
             what = f"call {call} of {calls} failing ({failing.name})"
@@ -516,7 +530,8 @@ def every_fault(name, shim, job, puzzle, under, logs):
             shutil.rmtree(results)
             injected += failed.injected
         kinds[failed.call] += 1
-    print(f"{name}: {calls} calls ({', '.join(f'{k} {n}' for k, n in kinds.most_common())}), "
+    print(f"{name}: {calls} calls, {sum(kinds.values())} of them failed in turn "
+          f"({', '.join(f'{k} {n}' for k, n in kinds.most_common())}), "
           f"injected {injected} faults, each time one line naming the file, no file left "
           f"that is not whole, and the same result run again")
 

@@ -130,7 +130,9 @@ def positions_by_depth(tmp_path, puzzle):
     return counts
 
 
-@pytest.mark.parametrize("text", [TOY, IDENTICAL, CUBE2_RU, COUPLED],
+@pytest.mark.parametrize("text", [TOY, IDENTICAL,
+                                  # 29,160 states: 20 s of plain Python a metric
+                                  pytest.param(CUBE2_RU, marks=pytest.mark.slow), COUPLED],
                          ids=["toy", "identical", "RU", "coupled"])
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_layers_equal_a_plain_bfs_over_sets_of_states(tmp_path, text, metric):

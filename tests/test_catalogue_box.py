@@ -218,7 +218,7 @@ def test_the_whole_klotski_box_is_the_published_enumeration(tmp_path):
     cluster 964,656 (it reaches the goal, and the boards of the clusters that do not are
     fewer: so it is the largest of all; its mix has as many layouts, so it is that mix).  The classic start's cluster (Klotski's 25,955
     positions) is a row of the catalogue, its start 81 moves (Gardner's) from the goal.  A
-    job of about a minute of CPU (docs/benchmarks.md)."""
+    job of about a minute of CPU (docs/changelog.md, "Klotski's box")."""
     puzzle = klotski_box(".... .... .... .XX. .XX.", 2, "path")
     table, totals = catalogue_of(puzzle, tmp_path, jobs=1)
     assert totals["boards"] == 29_334_498

@@ -130,8 +130,8 @@ def merge_base_bytes(words, older=2):
 # serves smaller blocks from its arenas, which keep them once freed: a merge's segment arrays,
 # freed by several threads, stayed resident 100 MiB and more past what the merge states (the
 # 3x3x3's depth 9 by classes: 301 MiB grown against 256 MiB stated; with the threshold fixed
-# 173 MiB; docs/benchmarks.md, issue 56).  Fixed here: every block of at least this many bytes
-# is mapped afresh and unmapped when it is freed.
+# 173 MiB; docs/changelog.md, "Merges that keep the memory they state").  Fixed here: every
+# block of at least this many bytes is mapped afresh and unmapped when it is freed.
 M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc's malloc.h)
 MMAP_THRESHOLD = 1 << 20
 

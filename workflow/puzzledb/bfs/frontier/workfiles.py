@@ -8,7 +8,7 @@ bits first, the top bit set on every byte but a gap's last), and those bytes def
 ISA-L.  Keys of several words are coded word by word (the kernels' header below).  Neighbours of a piece of consecutive ranks crowd into a few narrow stretches of a
 segment, so most gaps are short: on the 15-puzzle's layers 26 and 28 a neighbour costs
 0.97 to 1.07 bytes instead of 8, for 14 to 17 ns of CPU to write (the sort included) and 6
-to 9 ns to read (docs/benchmarks.md, "Compact work files").
+to 9 ns to read (docs/changelog.md, "Compact work files").
 
 The file's layout and its index are workindex.py's.
 

@@ -69,7 +69,7 @@ class SlidingSymmetry(SymmetryGroup):
 
     # a class of two positions halves the keys, but each costs its images' ranks: the
     # 15-puzzle to depth 25 by classes took 1.2x the time and 1.3x the CPU of every position
-    # (docs/benchmarks.md, "Symmetry never a loss by default")
+    # (docs/changelog.md, "Symmetry never a loss by default")
     not_by_default = "classes of a sliding board cost more time than they save"
 
     def describe(self):

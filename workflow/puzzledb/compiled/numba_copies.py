@@ -1,6 +1,6 @@
 """Two copies numba makes while it compiles that copy nothing the compile needs, skipped: a
 quarter of the CPU time of compiling a family's kernels (docs/changelog.md, "Compile once,
-fifth round"), the machine code the same to the byte (tests/test_kernel_cache.py).
+fifth round"), the machine code the same to the byte (tests/test_numba_copies.py).
 
 - Inlining a function marked `inline="always"`, numba builds the callee's IR afresh for the
   call site (`InlineWorker.inline_function`), then `inline_ir` deep-copies it block by block
@@ -21,18 +21,22 @@ patched.  `PUZZLEDB_NUMBA_AS_IS=1` leaves numba as it is (to compare, or to rule
 import copy
 import inspect
 import os
+from functools import cache
 
 from numba.core import event
 
 _FRESH = set()  # ids of the blocks of callee IRs being inlined, built for that call site
-_applied = []
 
 
-class _InliningCopies:
-    """inline_closurecall's `copy` module: a fresh block is given back as itself."""
+class _CopyModule:
+    """The `copy` module as one of numba's modules sees it: copy's own, but for deepcopy."""
 
     def __getattr__(self, name):
         return getattr(copy, name)
+
+
+class _InliningCopies(_CopyModule):
+    """inline_closurecall's `copy` module: a fresh block is given back as itself."""
 
     @staticmethod
     def deepcopy(x, memo=None):
@@ -43,11 +47,8 @@ def _names(value):
     return type(value) is str or type(value) is tuple and all(type(v) is str for v in value)
 
 
-class _NameSetCopies:
+class _NameSetCopies(_CopyModule):
     """ir_utils' `copy` module: a dict of sets of names is copied set by set."""
-
-    def __getattr__(self, name):
-        return getattr(copy, name)
 
     @staticmethod
     def deepcopy(x, memo=None):
@@ -76,11 +77,9 @@ def _holds(function, *texts):
     return all(text in source for text in texts)
 
 
+@cache
 def skip_needless_copies():
     """Patch numba as the docstring says, once a process, where its code is as expected."""
-    if _applied:
-        return
-    _applied.append(True)
     if os.environ.get("PUZZLEDB_NUMBA_AS_IS"):
         return
     from numba.core import inline_closurecall, ir_utils
